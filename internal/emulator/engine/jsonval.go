@@ -1,0 +1,176 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+)
+
+// decodeJSON decodes one JSON value, keeping numbers as json.Number so that
+// integers and decimals can be told apart, and rejecting trailing data.
+func decodeJSON(raw string) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("unexpected data after the JSON value")
+	}
+	return v, nil
+}
+
+// checker collects validation errors, each prefixed by its field path.
+type checker struct {
+	errs []string
+}
+
+func (c *checker) add(path, format string, args ...any) {
+	c.errs = append(c.errs, path+": "+fmt.Sprintf(format, args...))
+}
+
+func (c *checker) invalid() *Invalid {
+	if len(c.errs) == 0 {
+		return nil
+	}
+	return &Invalid{Message: ValidationFailed, Errors: c.errs}
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+func field(path, name string) string { return path + "." + name }
+
+func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+// object returns v as an object, or reports that it is not one.
+func (c *checker) object(path string, v any) (map[string]any, bool) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		c.add(path, "must be an object, got %s", jsonType(v))
+	}
+	return m, ok
+}
+
+// unknownFields reports every field of m not in allowed, sorted by name.
+func (c *checker) unknownFields(path string, m map[string]any, allowed ...string) {
+	var extra []string
+	for k := range m {
+		known := false
+		for _, a := range allowed {
+			if k == a {
+				known = true
+				break
+			}
+		}
+		if !known {
+			extra = append(extra, k)
+		}
+	}
+	sort.Strings(extra)
+	for _, k := range extra {
+		c.add(field(path, k), "unknown field")
+	}
+}
+
+// lookup returns a field's value; a JSON null counts as absent.
+func lookup(m map[string]any, name string) (any, bool) {
+	v, ok := m[name]
+	if !ok || v == nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// requiredString reports a missing, non-string or empty field.
+func (c *checker) requiredString(path string, m map[string]any, name string) (string, bool) {
+	p := field(path, name)
+	v, ok := lookup(m, name)
+	if !ok {
+		c.add(p, "is required")
+		return "", false
+	}
+	s, ok := v.(string)
+	if !ok {
+		c.add(p, "must be a string, got %s", jsonType(v))
+		return "", false
+	}
+	if s == "" {
+		c.add(p, "must not be empty")
+		return "", false
+	}
+	return s, true
+}
+
+// optionalBool returns def when the field is absent.
+func (c *checker) optionalBool(path string, m map[string]any, name string, def bool) bool {
+	v, ok := lookup(m, name)
+	if !ok {
+		return def
+	}
+	b, ok := v.(bool)
+	if !ok {
+		c.add(field(path, name), "must be a boolean, got %s", jsonType(v))
+		return def
+	}
+	return b
+}
+
+// array returns v as an array, or reports that it is not one.
+func (c *checker) array(path string, v any) ([]any, bool) {
+	a, ok := v.([]any)
+	if !ok {
+		c.add(path, "must be an array, got %s", jsonType(v))
+	}
+	return a, ok
+}
+
+// integer returns v as an int when it is a JSON number without fraction or
+// exponent that fits an int.
+func integer(v any) (int, bool) {
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	i, err := strconv.Atoi(n.String())
+	return i, err == nil
+}
+
+// stringList returns v as a list of strings, reporting each non-string entry.
+func (c *checker) stringList(path string, v any) ([]string, bool) {
+	a, ok := c.array(path, v)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(a))
+	good := true
+	for i, e := range a {
+		s, ok := e.(string)
+		if !ok {
+			c.add(index(path, i), "must be a string, got %s", jsonType(e))
+			good = false
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, good
+}
