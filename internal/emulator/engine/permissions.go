@@ -63,7 +63,8 @@ type PermissionEntry struct {
 //   - "Invalid permissions format." covers a field of the wrong JSON type other
 //     than `type` and `email` (notifyViaEmail not a boolean, group not a
 //     string), an empty group, and an unknown field in an entry.
-//   - A missing `type` reports got ”; a non-string one reports its JSON text.
+//   - A missing `type` is reported with an empty value between the quotes;
+//     a non-string one with its JSON text.
 //   - An `email` that is present but empty or not a string is an invalid
 //     email (never read as "no email", which would widen a teammate entry to
 //     every reader); a JSON null counts as absent for every field.
