@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"regexp"
-	"strconv"
-)
+import "strconv"
 
 // Filter operators.
 const (
@@ -378,14 +375,47 @@ func describeList(v any) string {
 	return jsonType(v)
 }
 
-var decimal = regexp.MustCompile(`^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`)
-
-// number parses a numeric string: a plain decimal number, never NaN, an
-// infinity, a hexadecimal form or a number with spaces around it.
+// number parses a numeric string: a plain decimal number such as "12",
+// "-3.5", ".5" or "1e3"; never NaN, an infinity, a hexadecimal form, digit
+// separators or spaces around it.
 func number(s string) (float64, bool) {
-	if !decimal.MatchString(s) {
+	if !isDecimal(s) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(s, 64)
 	return f, err == nil
+}
+
+// isDecimal matches [+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?
+// without a regular expression, as it runs per product and sort key.
+func isDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	mantissa := digits()
+	if i < len(s) && s[i] == '.' {
+		i++
+		mantissa += digits()
+	}
+	if mantissa == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }

@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -12,7 +12,7 @@ import (
 //     left: include keeps the products that match the block, exclude removes
 //     them. A block matches when all of its conditions hold ("all") or at
 //     least one does ("any").
-//  2. sortBy sorts stably, first key primary. See compareKey.
+//  2. sortBy sorts stably (ties keep the source order), first key primary. See compareKey.
 //  3. groupBy gathers products with equal values of a field, outermost level
 //     first, groups in the order in which their first product appears after
 //     sorting (so sorting by the grouped field orders the groups too), the
@@ -100,16 +100,18 @@ type sortValue struct {
 	rank    int // position in a custom order; len(order) when not listed
 }
 
-// sort orders products stably by the sort keys, computing each product's
-// values once so that large feeds sort quickly.
+// sort orders products stably by the sort keys. Each product's values are
+// computed once, and the input position breaks remaining ties, which makes the
+// faster unstable sort give exactly the stable order.
 func (s catalogSection) sort(products []Product) []Product {
 	type row struct {
-		p      Product
+		pos    int
 		values []sortValue
 	}
 	rows := make([]row, len(products))
+	all := make([]sortValue, len(products)*len(s.sortBy))
 	for i, p := range products {
-		vals := make([]sortValue, len(s.sortBy))
+		vals := all[i*len(s.sortBy) : (i+1)*len(s.sortBy)]
 		for k, key := range s.sortBy {
 			text := p[key.field]
 			n, numeric := number(text)
@@ -121,19 +123,19 @@ func (s catalogSection) sort(products []Product) []Product {
 			}
 			vals[k] = sortValue{text: text, num: n, numeric: numeric, rank: rank}
 		}
-		rows[i] = row{p: p, values: vals}
+		rows[i] = row{pos: i, values: vals}
 	}
-	sort.SliceStable(rows, func(i, j int) bool {
+	slices.SortFunc(rows, func(a, b row) int {
 		for k, key := range s.sortBy {
-			if c := compareKey(key, rows[i].values[k], rows[j].values[k]); c != 0 {
-				return c < 0
+			if c := compareKey(key, a.values[k], b.values[k]); c != 0 {
+				return c
 			}
 		}
-		return false
+		return a.pos - b.pos
 	})
 	out := make([]Product, len(rows))
 	for i, r := range rows {
-		out[i] = r.p
+		out[i] = products[r.pos]
 	}
 	return out
 }
