@@ -32,14 +32,19 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # Start the emulator on a free port; it announces its addresses in one line.
+: >"$work/emulator.out"
 "$emulator_bin" -addr 127.0.0.1:0 >"$work/emulator.out" 2>"$work/emulator.err" &
 emulator_pid=$!
 
 announce=
-for _ in $(seq 1 100); do
+deadline=$((SECONDS + 10))
+while ((SECONDS < deadline)); do
   announce=$(grep -m1 '^listening ' "$work/emulator.out" || true)
   [[ -n $announce ]] && break
-  kill -0 "$emulator_pid" 2>/dev/null || break
+  if ! kill -0 "$emulator_pid" 2>/dev/null; then
+    cat "$work/emulator.err" >&2 || true
+    die "the emulator exited before it reported its addresses"
+  fi
   sleep 0.1
 done
 if [[ -z $announce ]]; then
