@@ -1,0 +1,82 @@
+// Package planmodifiers holds the provider's custom plan modifiers.
+package planmodifiers
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+)
+
+// RequiresReplaceUnlessImported is RequiresReplace for objects the API cannot
+// update, with one exception: an imported object. Import knows only the id,
+// so the state holds no inputs; the first configuration applied to it is
+// adopted in place instead of destroying what was just imported.
+//
+// marker names an attribute that Terraform always sets when it creates the
+// object (a required input): a null marker in the prior state means the
+// state came from an import and has not yet adopted a configuration.
+func RequiresReplaceUnlessImported(marker path.Path) RequiresReplaceUnlessImportedModifier {
+	return RequiresReplaceUnlessImportedModifier{marker: marker}
+}
+
+// RequiresReplaceUnlessImportedModifier implements the modifier for string,
+// list and int64 attributes.
+type RequiresReplaceUnlessImportedModifier struct {
+	marker path.Path
+}
+
+var (
+	_ planmodifier.String = RequiresReplaceUnlessImportedModifier{}
+	_ planmodifier.List   = RequiresReplaceUnlessImportedModifier{}
+	_ planmodifier.Int64  = RequiresReplaceUnlessImportedModifier{}
+)
+
+// Description says what the modifier does, for docs and logs.
+func (m RequiresReplaceUnlessImportedModifier) Description(_ context.Context) string {
+	return fmt.Sprintf("Changing this value replaces the resource, except when the resource was imported and %s is not yet "+
+		"in state: the configuration is then adopted without replacement.", m.marker)
+}
+
+// MarkdownDescription is Description in Markdown.
+func (m RequiresReplaceUnlessImportedModifier) MarkdownDescription(_ context.Context) string {
+	return fmt.Sprintf("Changing this value replaces the resource, except when the resource was imported and `%s` is not yet "+
+		"in state: the configuration is then adopted without replacement.", m.marker)
+}
+
+// PlanModifyString implements planmodifier.String.
+func (m RequiresReplaceUnlessImportedModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	resp.RequiresReplace = m.requiresReplace(ctx, req.State, req.Plan, req.StateValue, req.PlanValue, &resp.Diagnostics)
+}
+
+// PlanModifyList implements planmodifier.List.
+func (m RequiresReplaceUnlessImportedModifier) PlanModifyList(ctx context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
+	resp.RequiresReplace = m.requiresReplace(ctx, req.State, req.Plan, req.StateValue, req.PlanValue, &resp.Diagnostics)
+}
+
+// PlanModifyInt64 implements planmodifier.Int64.
+func (m RequiresReplaceUnlessImportedModifier) PlanModifyInt64(ctx context.Context, req planmodifier.Int64Request, resp *planmodifier.Int64Response) {
+	resp.RequiresReplace = m.requiresReplace(ctx, req.State, req.Plan, req.StateValue, req.PlanValue, &resp.Diagnostics)
+}
+
+func (m RequiresReplaceUnlessImportedModifier) requiresReplace(ctx context.Context, state tfsdk.State, plan tfsdk.Plan,
+	stateValue, planValue attr.Value, diags *diag.Diagnostics) bool {
+	// Creation and destruction never replace.
+	if state.Raw.IsNull() || plan.Raw.IsNull() {
+		return false
+	}
+	if planValue.Equal(stateValue) {
+		return false
+	}
+	var marker attr.Value
+	d := state.GetAttribute(ctx, m.marker, &marker)
+	diags.Append(d...)
+	if d.HasError() {
+		return false
+	}
+	return marker != nil && !marker.IsNull()
+}
