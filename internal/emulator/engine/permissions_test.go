@@ -91,6 +91,7 @@ func TestParsePermissionsRejects(t *testing.T) {
 		{"email without domain dot", `{"permissions":[{"type":"otp","email":"ana@localhost"}]}`, []string{"Invalid email at index 0"}},
 		{"email with two at", `{"permissions":[{"type":"otp","email":"a@b@example.com"}]}`, []string{"Invalid email at index 0"}},
 		{"email with empty label", `{"permissions":[{"type":"otp","email":"ana@example..com"}]}`, []string{"Invalid email at index 0"}},
+		{"email one-letter tld", `{"permissions":[{"type":"otp","email":"ana@example.c"}]}`, []string{"Invalid email at index 0"}},
 		{"email numeric tld", `{"permissions":[{"type":"otp","email":"ana@10.0.0.1"}]}`, []string{"Invalid email at index 0"}},
 		{"email empty", `{"permissions":[{"type":"teammate","email":""}]}`, []string{"Invalid email at index 0"}},
 		{"email not a string", `{"permissions":[{"type":"teammate","email":5}]}`, []string{"Invalid email at index 0"}},
