@@ -10,8 +10,10 @@
 // Where the spec is silent the choices are written on the function that makes
 // them. Common to every JSON parameter:
 //   - Decoding is strict: a value of the wrong JSON type, an unknown field, or
-//     trailing data after the value is a validation error naming the field path,
-//     never a panic and never silently ignored.
+//     trailing data after the value, or a field repeated within one object is
+//     a validation error naming the field path, never a panic and never
+//     silently ignored. Decoding stops at the first syntax error or repeated
+//     field, so those are reported alone.
 //   - A JSON null for an optional field means the field is omitted.
 //   - Every error is collected (not just the first), in a deterministic order:
 //     document order of the sections and their entries, and within an object

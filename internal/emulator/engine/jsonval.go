@@ -1,27 +1,83 @@
 package engine
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // decodeJSON decodes one JSON value, keeping numbers as json.Number so that
-// integers and decimals can be told apart, and rejecting trailing data.
-func decodeJSON(raw string) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
+// integers and decimals can be told apart, and rejecting trailing data and
+// objects that repeat a field (which encoding/json would resolve silently,
+// last one winning). root names the value in a duplicateField's path.
+func decodeJSON(raw, root string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(raw))
 	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	v, err := readValue(dec, root)
+	if err != nil {
 		return nil, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("unexpected data after the JSON value")
+		return nil, errors.New("unexpected data after the JSON value")
 	}
 	return v, nil
+}
+
+// duplicateField reports an object field given more than once.
+type duplicateField struct{ path string }
+
+func (d *duplicateField) Error() string { return d.path + ": duplicate field" }
+
+// token reads the next token of a value that has not ended yet.
+func token(dec *json.Decoder) (json.Token, error) {
+	tok, err := dec.Token()
+	if err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return tok, err
+}
+
+func readValue(dec *json.Decoder, path string) (any, error) {
+	tok, err := token(dec)
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		m := map[string]any{}
+		for dec.More() {
+			kt, err := token(dec)
+			if err != nil {
+				return nil, err
+			}
+			key, _ := kt.(string) // the decoder only yields string keys here
+			kpath := field(path, key)
+			if _, dup := m[key]; dup {
+				return nil, &duplicateField{path: kpath}
+			}
+			if m[key], err = readValue(dec, kpath); err != nil {
+				return nil, err
+			}
+		}
+		_, err = token(dec)
+		return m, err
+	case json.Delim('['):
+		a := []any{}
+		for dec.More() {
+			v, err := readValue(dec, index(path, len(a)))
+			if err != nil {
+				return nil, err
+			}
+			a = append(a, v)
+		}
+		_, err = token(dec)
+		return a, err
+	}
+	return tok, nil
 }
 
 // checker collects validation errors, each prefixed by its field path.

@@ -52,8 +52,8 @@ type PermissionEntry struct {
 // here: the server does that with the account's data.
 //
 // Order and grouping of the messages (the spec is silent):
-//   - A payload that is not JSON, not an object whose only field is a
-//     `permissions` array, or that has an entry that is not an object, gives
+//   - A payload that is not JSON (a field repeated within one object
+//     included), not an object whose only field is a `permissions` array, or that has an entry that is not an object, gives
 //     the single error "Invalid permissions payload" and nothing else.
 //   - Otherwise "Permissions cannot combine multiple types" comes first, once,
 //     when the entries with a known type do not all share it; then each entry's
@@ -79,7 +79,7 @@ func ParsePermissions(raw string) ([]PermissionEntry, *Invalid) {
 	payload := func() ([]PermissionEntry, *Invalid) {
 		return nil, &Invalid{Message: ValidationFailed, Errors: []string{msgPayload}}
 	}
-	v, err := decodeJSON(raw)
+	v, err := decodeJSON(raw, "permissions")
 	if err != nil {
 		return payload()
 	}

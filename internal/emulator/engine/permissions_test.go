@@ -50,6 +50,8 @@ func TestParsePermissionsRejects(t *testing.T) {
 		{"empty parameter", ``, []string{payload}},
 		{"not JSON", `{"permissions":[`, []string{payload}},
 		{"trailing data", `{"permissions":[]} x`, []string{payload}},
+		{"repeated root field", `{"permissions":[],"permissions":[{"type":"sso"}]}`, []string{payload}},
+		{"repeated entry field", `{"permissions":[{"type":"sso","type":"otp","email":"a@b.co"}]}`, []string{payload}},
 		{"array at the root", `[{"type":"teammate"}]`, []string{payload}},
 		{"no permissions field", `{}`, []string{payload}},
 		{"inner permissions not an array", `{"permissions":{"type":"teammate"}}`, []string{payload}},

@@ -1,5 +1,7 @@
 package engine
 
+import "errors"
+
 // Section types.
 const (
 	SectionStatic = "static"
@@ -64,7 +66,12 @@ func TemplateSections(raw string, lib Library) (Generation, *Invalid) {
 
 // sectionList decodes the sections parameter: a non-empty JSON array.
 func sectionList(c *checker, raw string) ([]any, bool) {
-	v, err := decodeJSON(raw)
+	v, err := decodeJSON(raw, "sections")
+	var dup *duplicateField
+	if errors.As(err, &dup) {
+		c.add(dup.path, "duplicate field")
+		return nil, false
+	}
 	if err != nil {
 		c.add("sections", "must be valid JSON: %v", err)
 		return nil, false

@@ -49,6 +49,12 @@ func TestTemplateSectionsRejects(t *testing.T) {
 		want     []string
 	}{
 		{"not JSON", `[{`, []string{"sections: must be valid JSON: unexpected EOF"}},
+		{"empty parameter", ``, []string{"sections: must be valid JSON: unexpected EOF"}},
+		{"truncated object", `[{"sectionType":"blank",`, []string{"sections: must be valid JSON: unexpected EOF"}},
+		{"trailing comma", `[{"sectionType":"blank"},]`, []string{"sections: must be valid JSON: invalid character ']' looking for beginning of value"}},
+		{"repeated field", `[` + cover + `,{"sectionType":"blank","pageCount":1,"pageCount":2}]`, []string{"sections[1].pageCount: duplicate field"}},
+		{"repeated nested field", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover","templateHash":"tpl-body"}]}]`,
+			[]string{"sections[0].templates[0].templateHash: duplicate field"}},
 		{"trailing data", `[] []`, []string{"sections: must be valid JSON: unexpected data after the JSON value"}},
 		{"not an array", `{"sectionType":"static"}`, []string{"sections: must be an array, got an object"}},
 		{"empty array", `[]`, []string{"sections: must be a non-empty array of sections"}},
