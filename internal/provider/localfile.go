@@ -1,0 +1,226 @@
+package provider
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+// Content types recognised by their leading bytes. Only the leading bytes are
+// read: a file is never loaded whole, whatever its size.
+const (
+	contentPDF  = "PDF"
+	contentPNG  = "PNG"
+	contentJPEG = "JPEG"
+	contentGIF  = "GIF"
+	contentWebP = "WebP"
+	contentSVG  = "SVG"
+)
+
+// sniffLen is how many leading bytes sniffContentType reads: enough to find
+// the <svg> element of an SVG after its XML prolog or a comment.
+const sniffLen = 1024
+
+// sniffContentType names the content type of a file from its first bytes, or
+// returns "" when none of the known signatures matches.
+func sniffContentType(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte("%PDF-")):
+		return contentPDF
+	case bytes.HasPrefix(head, []byte("\x89PNG\r\n\x1a\n")):
+		return contentPNG
+	case bytes.HasPrefix(head, []byte{0xFF, 0xD8, 0xFF}):
+		return contentJPEG
+	case bytes.HasPrefix(head, []byte("GIF87a")), bytes.HasPrefix(head, []byte("GIF89a")):
+		return contentGIF
+	case len(head) >= 12 && bytes.Equal(head[:4], []byte("RIFF")) && bytes.Equal(head[8:12], []byte("WEBP")):
+		return contentWebP
+	}
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xEF\xBB\xBF")), " \t\r\n")
+	if (bytes.HasPrefix(t, []byte("<?xml")) || bytes.HasPrefix(t, []byte("<svg")) || bytes.HasPrefix(t, []byte("<!--"))) &&
+		bytes.Contains(head, []byte("<svg")) {
+		return contentSVG
+	}
+	return ""
+}
+
+// fileKind is what an upload attribute accepts.
+type fileKind struct {
+	noun     string   // "document", "logo image"
+	accepts  []string // content types, as sniffContentType names them
+	maxBytes int64
+}
+
+// documentFile is flipbook.add's document: PDF only, at most 100 MB (spec,
+// Limits).
+var documentFile = fileKind{noun: "document", accepts: []string{contentPDF}, maxBytes: apiclient.MaxUploadBytes}
+
+// logoFile is collection.setLogo's image. The spec states neither the allowed
+// types nor the size; these are the formats the emulator accepts, within the
+// service's general upload limit.
+var logoFile = fileKind{noun: "logo image", accepts: []string{contentPNG, contentJPEG, contentGIF, contentWebP, contentSVG}, maxBytes: apiclient.MaxUploadBytes}
+
+func (k fileKind) accepted(contentType string) bool {
+	for _, a := range k.accepts {
+		if a == contentType {
+			return true
+		}
+	}
+	return false
+}
+
+// fileProblem is a local file that cannot be uploaded, worded for a
+// diagnostic: Summary is Title Case, Detail says why and what to do.
+type fileProblem struct {
+	Summary string
+	Detail  string
+	Err     error
+}
+
+func (p *fileProblem) Error() string { return p.Summary + ": " + p.Detail }
+func (p *fileProblem) Unwrap() error { return p.Err }
+
+// localFile is what inspectLocalFile learnt about a file.
+type localFile struct {
+	Size        int64
+	ContentType string
+	SHA256      string // lower-case hex
+}
+
+// inspectLocalFile checks that path is a regular file of an accepted content
+// type within kind's size limit, and hashes it by streaming it. The size is
+// checked before any byte is read, so an oversized file costs one stat.
+func inspectLocalFile(path string, kind fileKind) (localFile, error) {
+	f, size, err := openRegularFile(path, kind)
+	if err != nil {
+		return localFile{}, err
+	}
+	defer f.Close()
+
+	h := sha256.New()
+	head := make([]byte, sniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return localFile{}, readProblem(path, err)
+	}
+	head = head[:n]
+	ct := sniffContentType(head)
+	if !kind.accepted(ct) {
+		return localFile{}, contentProblem(path, kind, ct)
+	}
+	h.Write(head)
+	if _, err := io.Copy(h, f); err != nil {
+		return localFile{}, readProblem(path, err)
+	}
+	return localFile{Size: size, ContentType: ct, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// openRegularFile opens path after checking it is a regular file no larger
+// than kind allows.
+func openRegularFile(path string, kind fileKind) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, 0, &fileProblem{Summary: "File Not Found", Err: err,
+				Detail: fmt.Sprintf("The %s %q does not exist. Check the path; a relative path is taken from the directory "+
+					"Terraform runs in, so prefer \"${path.module}/...\".", kind.noun, path)}
+		}
+		return nil, 0, readProblem(path, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, readProblem(path, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, 0, &fileProblem{Summary: "Not A Regular File",
+			Detail: fmt.Sprintf("The %s %q is a %s, not a regular file. Point the attribute at the file to upload.", kind.noun, path, describeMode(st.Mode()))}
+	}
+	if st.Size() > kind.maxBytes {
+		f.Close()
+		return nil, 0, &fileProblem{Summary: "File Too Large",
+			Detail: fmt.Sprintf("The %s %q is %d bytes; the service accepts at most %d bytes (%d MB). Use a smaller file.",
+				kind.noun, path, st.Size(), kind.maxBytes, kind.maxBytes>>20)}
+	}
+	if st.Size() == 0 {
+		f.Close()
+		return nil, 0, &fileProblem{Summary: "Empty File",
+			Detail: fmt.Sprintf("The %s %q is empty. Point the attribute at a %s.", kind.noun, path, strings.Join(kind.accepts, ", "))}
+	}
+	return f, st.Size(), nil
+}
+
+func describeMode(m fs.FileMode) string {
+	if m.IsDir() {
+		return "directory"
+	}
+	return "special file (" + m.Type().String() + ")"
+}
+
+func readProblem(path string, err error) *fileProblem {
+	return &fileProblem{Summary: "Cannot Read File", Err: err,
+		Detail: fmt.Sprintf("Reading %q failed: %v. Check the path and the file's permissions.", path, err)}
+}
+
+func contentProblem(path string, kind fileKind, got string) *fileProblem {
+	if got == "" {
+		got = "not a type the provider recognises"
+	}
+	return &fileProblem{Summary: "Unsupported File Type",
+		Detail: fmt.Sprintf("The %s %q is %s; the service accepts %s for a %s (recognised by the file's content, not its name).",
+			kind.noun, path, got, strings.Join(kind.accepts, ", "), kind.noun)}
+}
+
+// fileUpload streams one local file to the API and hashes what was read, so
+// that the caller can prove the bytes sent are the bytes planned.
+type fileUpload struct {
+	file   *os.File
+	hasher hash.Hash
+	Upload *apiclient.Upload
+}
+
+// openUpload checks path again (it may have changed since plan), refuses it
+// when its hash is no longer wantSHA256, and returns it ready to stream.
+// Close it after the call.
+func openUpload(path string, kind fileKind, wantSHA256 string) (*fileUpload, error) {
+	info, err := inspectLocalFile(path, kind)
+	if err != nil {
+		return nil, err
+	}
+	if wantSHA256 != "" && info.SHA256 != wantSHA256 {
+		return nil, changedProblem(path, wantSHA256, info.SHA256)
+	}
+	f, size, err := openRegularFile(path, kind)
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	return &fileUpload{
+		file:   f,
+		hasher: h,
+		Upload: &apiclient.Upload{Name: filepath.Base(path), Body: io.TeeReader(f, h), Size: size},
+	}, nil
+}
+
+// SentSHA256 is the hash of the bytes read so far: after a successful upload,
+// the whole file as sent.
+func (u *fileUpload) SentSHA256() string { return hex.EncodeToString(u.hasher.Sum(nil)) }
+
+func (u *fileUpload) Close() error { return u.file.Close() }
+
+func changedProblem(path, planned, now string) *fileProblem {
+	return &fileProblem{Summary: "File Changed Since Plan",
+		Detail: fmt.Sprintf("The file %q had SHA-256 %s when the plan was made and has %s now. Run terraform plan again "+
+			"so that the plan shows the file that will be uploaded.", path, planned, now)}
+}

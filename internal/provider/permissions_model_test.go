@@ -1,0 +1,150 @@
+package provider
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+func teammateEmail(e string) permissionEntry {
+	return permissionEntry{Type: "teammate", HasType: true, Email: e, HasEmail: true}
+}
+
+func entry(typ, email, group string) permissionEntry {
+	return permissionEntry{Type: typ, HasType: typ != "", Email: email, HasEmail: email != "", Group: group, HasGroup: group != ""}
+}
+
+func TestValidatePermissions(t *testing.T) {
+	cases := []struct {
+		name    string
+		entries []permissionEntry
+		// want lists "index/field: fragment of the detail".
+		want []string
+	}{
+		{"empty list is valid", nil, nil},
+		{"bare teammate", []permissionEntry{entry("teammate", "", "")}, nil},
+		{"teammate email and group entries", []permissionEntry{entry("teammate", "ana@example.com", ""), entry("teammate", "", "Sales")}, nil},
+		{"otp with email", []permissionEntry{entry("otp", "x@example.org", "")}, nil},
+		{"sso bare and group", []permissionEntry{entry("sso", "", ""), entry("sso", "", "Partners")}, nil},
+		{"unknown type", []permissionEntry{entry("user", "", "")}, []string{"0/type: one of teammate, otp, sso"}},
+		{"mixed types", []permissionEntry{entry("teammate", "", ""), entry("sso", "", "")}, []string{"-1/: mixes teammate, sso"}},
+		{"email and group together", []permissionEntry{entry("teammate", "ana@example.com", "Sales")}, []string{"0/: both email and group"}},
+		{"otp without email", []permissionEntry{entry("otp", "", "")}, []string{"0/email: requires an email"}},
+		{"otp with group", []permissionEntry{entry("otp", "", "Sales")}, []string{"0/group: takes no group", "0/email: requires an email"}},
+		{"sso with email", []permissionEntry{entry("sso", "ana@example.com", "")}, []string{"0/email: takes no email"}},
+		{"bad email", []permissionEntry{entry("teammate", "ana@", "")}, []string{"0/email: not an email address"}},
+		{"email without dot domain", []permissionEntry{entry("otp", "ana@localhost", "")}, []string{"0/email: not an email address"}},
+		{"empty group", []permissionEntry{{Type: "teammate", HasType: true, HasGroup: true}}, []string{"0/group: must not be empty"}},
+		{"empty email", []permissionEntry{{Type: "teammate", HasType: true, HasEmail: true}}, []string{"0/email: not an email address"}},
+		{"duplicate ignoring case", []permissionEntry{teammateEmail("Ana@Example.com"), teammateEmail("ana@example.com")},
+			[]string{"1/: duplicates"}},
+		{"groups differ by case are distinct", []permissionEntry{entry("teammate", "", "Sales"), entry("teammate", "", "sales")}, nil},
+		{"unknown entry skipped", []permissionEntry{{Type: "otp", HasType: true, Unknown: true}}, nil},
+		{"unknown entry still counts for one type", []permissionEntry{{Type: "otp", HasType: true, Unknown: true}, entry("sso", "", "")},
+			[]string{"-1/: mixes otp, sso"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := validatePermissions(tc.entries)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d problems %+v, want %d %v", len(got), got, len(tc.want), tc.want)
+			}
+			for i, w := range tc.want {
+				where, frag, _ := strings.Cut(w, ": ")
+				gotWhere := strings.Join([]string{strconv.Itoa(got[i].Index), got[i].Field}, "/")
+				if gotWhere != where || !strings.Contains(got[i].Detail, frag) {
+					t.Errorf("problem %d = %s %q, want %s containing %q", i, gotWhere, got[i].Detail, where, frag)
+				}
+			}
+		})
+	}
+}
+
+func TestValidEmail(t *testing.T) {
+	good := []string{"ana@example.com", "A.B+c@sub.example.co", "x@a-b.io"}
+	bad := []string{"", "ana", "@example.com", "ana@", "ana@example", "a b@example.com", "ana@@example.com",
+		"ana@-example.com", "ana@example.c0m", "ana@example.c", "ana@exa_mple.com", "ana@example..com"}
+	for _, s := range good {
+		if !validEmail(s) {
+			t.Errorf("validEmail(%q) = false, want true", s)
+		}
+	}
+	for _, s := range bad {
+		if validEmail(s) {
+			t.Errorf("validEmail(%q) = true, want false", s)
+		}
+	}
+}
+
+func TestPermissionsToAPI(t *testing.T) {
+	in := []permissionEntry{entry("teammate", "ana@example.com", ""), entry("teammate", "", "Sales")}
+	got := permissionsToAPI(in, true)
+	want := []apiclient.Permission{
+		{Type: "teammate", Email: "ana@example.com", NotifyViaEmail: true},
+		{Type: "teammate", Group: "Sales", NotifyViaEmail: true},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	if got := permissionsToAPI(in, false); got[0].NotifyViaEmail || got[1].NotifyViaEmail {
+		t.Fatalf("notify false still sent notifyViaEmail: %+v", got)
+	}
+	if got := permissionsToAPI(nil, false); got == nil || len(got) != 0 {
+		t.Fatalf("an empty list must stay an empty, non-nil list (it clears access): %#v", got)
+	}
+}
+
+func TestPermissionsFromAPIKeepsConfiguredCase(t *testing.T) {
+	prior := []permissionEntry{teammateEmail("Ana@Example.com")}
+	saved := []apiclient.Permission{
+		{Type: "teammate", Email: "ana@example.com"},
+		{Type: "teammate", Email: "BEN@example.com"},
+	}
+	got := permissionsFromAPI(saved, prior)
+	want := []permissionEntry{teammateEmail("Ana@Example.com"), teammateEmail("BEN@example.com")}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	// An otp entry with the same address is another row: it keeps the
+	// service's spelling.
+	got = permissionsFromAPI([]apiclient.Permission{{Type: "otp", Email: "ana@example.com"}}, prior)
+	if got[0].Email != "ana@example.com" {
+		t.Fatalf("spelling borrowed across types: %+v", got)
+	}
+	got = permissionsFromAPI([]apiclient.Permission{{Type: "sso"}, {Type: "sso", Group: "Partners"}}, nil)
+	if !reflect.DeepEqual(got, []permissionEntry{entry("sso", "", ""), entry("sso", "", "Partners")}) {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func TestSkippedPermissions(t *testing.T) {
+	sent := []permissionEntry{
+		teammateEmail("Ana@Example.com"),
+		teammateEmail("eve@example.com"),
+		entry("teammate", "", "Nope"),
+		entry("teammate", "", "Sales"),
+	}
+	saved := []apiclient.Permission{{Type: "teammate", Email: "ana@example.com"}, {Type: "teammate", Group: "Sales"}}
+	got := skippedPermissions(sent, saved)
+	if len(got) != 2 {
+		t.Fatalf("got %+v, want eve and Nope", got)
+	}
+	if got[0].Entry.Email != "eve@example.com" || !strings.Contains(got[0].Reason, "not an accepted reader") {
+		t.Errorf("first skipped = %+v", got[0])
+	}
+	if got[1].Entry.Group != "Nope" || !strings.Contains(got[1].Reason, `no group named "Nope"`) {
+		t.Errorf("second skipped = %+v", got[1])
+	}
+	detail := describeSkipped(got)
+	for _, want := range []string{`email = "eve@example.com"`, `group = "Nope"`, "skipped 2"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("detail lacks %q:\n%s", want, detail)
+		}
+	}
+	if s := skippedPermissions([]permissionEntry{entry("sso", "", "Ghosts")}, nil); len(s) != 1 || !strings.Contains(s[0].Reason, "SSO group") {
+		t.Errorf("sso skip = %+v", s)
+	}
+}
