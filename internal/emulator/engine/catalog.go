@@ -292,17 +292,17 @@ func parseCondition(c *checker, path string, v any) (condition, bool) {
 	before := len(c.errs)
 	cond.field, _ = c.requiredString(path, m, "field")
 	op, ok := c.requiredString(path, m, "operator")
-	if !ok {
-		return cond, false
+	if ok && !knownOperator(op) {
+		c.add(field(path, "operator"), "unknown operator %q", op)
+		ok = false
 	}
 	cond.op = op
 	vpath := field(path, "value")
 	val, present := lookup(m, "value")
 	if !present {
 		c.add(vpath, "is required")
-		if !knownOperator(op) {
-			c.add(field(path, "operator"), "unknown operator %q", op)
-		}
+	}
+	if !ok || !present {
 		return cond, false
 	}
 	switch op {
@@ -354,8 +354,6 @@ func parseCondition(c *checker, path string, v any) (condition, bool) {
 			c.add(vpath, "min %s is greater than max %s", describe(list[0]), describe(list[1]))
 		}
 		cond.lo, cond.hi = bounds[0], bounds[1]
-	default:
-		c.add(field(path, "operator"), "unknown operator %q", op)
 	}
 	return cond, len(c.errs) == before
 }

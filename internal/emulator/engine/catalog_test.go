@@ -167,8 +167,8 @@ func TestCatalogConditionShapes(t *testing.T) {
 		"sections[0].filters[0].conditions[0].field: is required",
 		"sections[0].filters[0].conditions[1].values: unknown field",
 		"sections[0].filters[0].conditions[2]: must be an object, got a string",
-		"sections[0].filters[0].conditions[3].value: is required",
 		`sections[0].filters[0].conditions[3].operator: unknown operator "like"`,
+		"sections[0].filters[0].conditions[3].value: is required",
 	})
 }
 

@@ -1,6 +1,10 @@
 package engine
 
-import "errors"
+import (
+	"errors"
+	"math"
+	"strconv"
+)
 
 // Section types.
 const (
@@ -45,9 +49,9 @@ func TemplateSections(raw string, lib Library) (Generation, *Invalid) {
 		switch kind {
 		case SectionStatic:
 			haveStatic = true
-			pages += staticSection(&c, path, m, lib)
+			pages = addPages(pages, staticSection(&c, path, m, lib))
 		case SectionBlank:
-			pages += blankSection(&c, path, m)
+			pages = addPages(pages, blankSection(&c, path, m))
 		case SectionFeed:
 			c.add(field(path, "sectionType"), "feed sections are not accepted by collection.createFromTemplate")
 		case "":
@@ -113,7 +117,7 @@ func staticSection(c *checker, path string, m map[string]any, lib Library) int {
 			for _, l := range tpl.Layers {
 				layers[l] = true
 			}
-			pages += templatePages(c, epath, em, tpl, found)
+			pages = addPages(pages, templatePages(c, epath, em, tpl, found))
 			c.unknownFields(epath, em, "templateHash", "templatePages")
 		}
 	}
@@ -216,12 +220,21 @@ func blankSection(c *checker, path string, m map[string]any) int {
 	return pages
 }
 
+// addPages saturates instead of overflowing, so that an absurd pageCount is
+// left for the server's page limit to refuse rather than wrapping around.
+func addPages(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
+}
+
 // describe names a JSON value in a message: numbers and strings by their
 // text, anything else by its type.
 func describe(v any) string {
 	switch x := v.(type) {
 	case string:
-		return `"` + x + `"`
+		return strconv.Quote(x)
 	case interface{ String() string }:
 		return x.String()
 	}

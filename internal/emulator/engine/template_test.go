@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 var templateLib = newLib([]Template{
 	{Hash: "tpl-cover", Pages: 2, Layers: []string{"headline", "gallery"}},
@@ -23,6 +26,7 @@ func TestTemplateSectionsPageCount(t *testing.T) {
 		{"empty selection renders nothing", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover","templatePages":[]},{"templateHash":"tpl-product"}]}]`, 1},
 		{"blank default one page", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}]},{"sectionType":"blank"}]`, 3},
 		{"blank pageCount", `[{"sectionType":"blank","pageCount":4,"pageBreak":true},{"sectionType":"static","templates":[{"templateHash":"tpl-product"}]}]`, 5},
+		{"huge blank sections saturate", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}]},{"sectionType":"blank","pageCount":9223372036854775807},{"sectionType":"blank","pageCount":9223372036854775807}]`, math.MaxInt},
 		{"pageBreak adds no page", `[{"sectionType":"static","pageBreak":true,"templates":[{"templateHash":"tpl-cover"}]},{"sectionType":"static","pageBreak":false,"templates":[{"templateHash":"tpl-cover"}]}]`, 4},
 		{"elements of known layers", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"},{"templateHash":"tpl-body"}],
 			"elements":[{"name":"headline","value":"Spring"},{"name":"gallery","value":["https://e.x/a.jpg","https://e.x/b.jpg"]},{"name":"text","value":""}]}]`, 7},
