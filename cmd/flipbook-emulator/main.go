@@ -1,0 +1,86 @@
+// Command flipbook-emulator serves the Flipbook Publishing API on loopback
+// for tests, demos and offline use (see internal/emulator).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is the whole program: it serves until ctx ends and returns the exit
+// status. The only line on stdout is the listening line.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("flipbook-emulator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:8080", "`HOST:PORT` to listen on; port 0 picks a free port")
+	fixture := fs.String("fixture", "", "fixture `FILE` (JSON); default: the embedded demo fixture")
+	delay := fs.Duration("generation-delay", -1, "how long a generation stays processing (overrides the fixture), e.g. 2s")
+	state := fs.String("state", "", "state `FILE` that keeps every account's data across restarts")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "flipbook-emulator: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	logger := log.New(stderr, "flipbook-emulator: ", log.LstdFlags)
+
+	opts := emulator.Options{StateFile: *state, Logf: logger.Printf}
+	if *fixture != "" {
+		fx, err := emulator.LoadFixture(*fixture)
+		if err != nil {
+			logger.Print(err)
+			return 1
+		}
+		opts.Fixture = fx
+	}
+	if *delay >= 0 {
+		opts.GenerationDelay = delay
+	}
+	e, err := emulator.New(opts)
+	if err != nil {
+		logger.Print(err)
+		return 1
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		logger.Print(err)
+		return 1
+	}
+	srv := emulator.Serve(e, ln)
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		host = "127.0.0.1"
+	}
+	hp := net.JoinHostPort(host, port)
+	fmt.Fprintf(stdout, "listening base_url=http://%s/api/v1/ upload_url=http://%s/upload/v1/\n", hp, hp)
+
+	<-ctx.Done()
+	logger.Print("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		logger.Printf("shutdown: %v", err)
+	}
+	return 0
+}

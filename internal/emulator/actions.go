@@ -1,0 +1,488 @@
+package emulator
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/engine"
+)
+
+// find resolves a collection hash for the call's account; callers hold e.mu.
+// Unknown hashes (including a temporary hash replaced by publishing) are 46;
+// deleted collections and other accounts' are 43.
+func (c *call) find(hash string) (*collection, *reply) {
+	col := c.e.cols[hash]
+	if col == nil {
+		r := fail(46)
+		return nil, &r
+	}
+	if col.Deleted || col.APIKey != c.acct.fx.APIKey {
+		r := fail(43)
+		return nil, &r
+	}
+	return col, nil
+}
+
+func (c *call) getCollection() reply {
+	e := c.e
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	col, bad := c.find(c.q.get("collectionHash"))
+	if bad != nil {
+		return *bad
+	}
+	return ok(e.renderCollection(col, now, c.base))
+}
+
+func (c *call) createFromTemplate() reply {
+	return c.generate("template", engine.TemplateSections)
+}
+
+func (c *call) createCatalog() reply {
+	return c.generate("catalog", engine.CatalogSections)
+}
+
+// generate validates a generation request and queues it: the collection is
+// processing for the generation delay, then ends as the fixture says, or
+// editable with flipbookStatus failed under the generation_failed fault.
+func (c *call) generate(kind string, sections func(string, engine.Library) (engine.Generation, *engine.Invalid)) reply {
+	e, q := c.e, c.q
+	raw, folder := q.get("sections"), q.get("folder")
+	// The account's templates and feeds never change after New, so they are
+	// read without the lock.
+	gen, bad := sections(raw, c.acct)
+	if inv := engine.Join(engine.ValidateFolder(folder), bad); inv != nil {
+		return fromInvalid(inv)
+	}
+	title := q.get("title")
+	if title == "" {
+		title = "Untitled"
+	}
+	desc := "Generated from templates"
+	if kind == "catalog" {
+		desc = "Generated catalog"
+	}
+	now := e.now().UTC()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	col := &collection{
+		Hash:          newHash(),
+		APIKey:        c.acct.fx.APIKey,
+		Kind:          kind,
+		Title:         title,
+		Description:   desc,
+		Status:        e.resultStatus,
+		Private:       e.genPrivate,
+		Sections:      []byte(raw),
+		CreatedAt:     now,
+		ReadyAt:       now.Add(e.genDelay),
+		PublishedAt:   now.Add(e.genDelay),
+		GenFailed:     c.failGen,
+		Background:    true,
+		BackgroundHex: defaultBackground,
+		Permissions:   []permission{},
+		Items: []*item{{
+			Hash: newHash(), Title: title, Description: desc,
+			PageCount: gen.PageCount, Extension: "pdf", ReadyAt: now.Add(e.genDelay),
+		}},
+	}
+	if c.failGen {
+		col.Status = "editable"
+	}
+	if kind == "catalog" {
+		col.Layout = gen.Layout
+		if col.Layout == nil {
+			col.Layout = [][]string{}
+		}
+	}
+	if folder != "" {
+		col.Folder = c.acct.addFolder(folder)
+	}
+	e.seq++
+	col.Seq = e.seq
+	e.cols[col.Hash] = col
+	e.changed()
+	return ok(obj{{"collectionHash", col.Hash}})
+}
+
+// permissionTarget resolves a collection whose permissions are read or set:
+// 38 while it is generating, 48 unless it is published, private and has no
+// password. Callers hold e.mu.
+func (c *call) permissionTarget(now time.Time) (*collection, *reply) {
+	col, bad := c.find(c.q.get("collectionHash"))
+	if bad != nil {
+		return nil, bad
+	}
+	if col.processing(now) {
+		r := fail(38)
+		return nil, &r
+	}
+	if !published(col.Status) || !col.Private || col.Password {
+		r := fail(48)
+		return nil, &r
+	}
+	return col, nil
+}
+
+func renderPermissions(ps []permission) obj {
+	list := []obj{}
+	for _, p := range ps {
+		o := obj{{"type", p.Type}}
+		if p.Email != "" {
+			o = append(o, field{"email", p.Email})
+		}
+		if p.Group != "" {
+			o = append(o, field{"group", p.Group})
+		}
+		list = append(list, o)
+	}
+	return obj{{"permissions", list}}
+}
+
+func (c *call) getPermissions() reply {
+	e := c.e
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	col, bad := c.permissionTarget(now)
+	if bad != nil {
+		return *bad
+	}
+	return ok(renderPermissions(col.Permissions))
+}
+
+// Plan and workspace messages of the spec's permissions table.
+const (
+	msgOTPPlan    = "OTP permissions are not available on your plan"
+	msgSSOPlan    = "SSO permissions are not available on your plan"
+	msgSSOEnabled = "SSO is not enabled for this workspace"
+)
+
+func (c *call) setPermissions() reply {
+	e := c.e
+	now := e.now().UTC()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	col, bad := c.permissionTarget(now)
+	if bad != nil {
+		return *bad
+	}
+	entries, inv := engine.ParsePermissions(c.q.get("permissions"))
+	if inv != nil {
+		return fromInvalid(inv)
+	}
+	a := c.acct
+	var otp, sso bool
+	for _, p := range entries {
+		otp = otp || p.Type == engine.TypeOTP
+		sso = sso || p.Type == engine.TypeSSO
+	}
+	var errs []string
+	if otp && !a.fx.Plan.OTP {
+		errs = append(errs, msgOTPPlan)
+	}
+	if sso && !a.fx.Plan.SSO {
+		errs = append(errs, msgSSOPlan)
+	}
+	if sso && a.fx.Plan.SSO && !a.fx.SSOEnabled {
+		errs = append(errs, msgSSOEnabled)
+	}
+	if len(errs) > 0 {
+		return invalid(engine.ValidationFailed, errs...)
+	}
+	saved := []permission{}
+	for _, p := range entries {
+		recipients, keep := a.resolve(p)
+		if !keep {
+			continue
+		}
+		saved = append(saved, permission{Type: p.Type, Email: p.Email, Group: p.Group})
+		if p.NotifyViaEmail {
+			for _, to := range recipients {
+				e.notifications = append(e.notifications, Notification{
+					APIKey: a.fx.APIKey, CollectionHash: col.Hash, Email: to,
+					Type: p.Type, Group: p.Group, Time: now,
+				})
+			}
+		}
+	}
+	col.Permissions = saved
+	e.changed()
+	return ok(renderPermissions(saved))
+}
+
+// resolve says whether an entry is saved (the spec's skip rules) and who a
+// notification for it reaches: accepted readers for teammate entries, the
+// address for otp, nobody for sso (SSO viewers have no address here).
+func (a *account) resolve(p engine.PermissionEntry) (recipients []string, keep bool) {
+	switch p.Type {
+	case engine.TypeTeammate:
+		switch {
+		case p.Email != "":
+			r, found := a.readers[strings.ToLower(p.Email)]
+			if !found || !r.Accepted {
+				return nil, false
+			}
+			return []string{r.Email}, true
+		case p.Group != "":
+			if !a.groups[p.Group] {
+				return nil, false
+			}
+			for _, r := range a.fx.Readers {
+				if r.Accepted && contains(r.Groups, p.Group) {
+					recipients = append(recipients, r.Email)
+				}
+			}
+			return recipients, true
+		default:
+			for _, r := range a.fx.Readers {
+				if r.Accepted {
+					recipients = append(recipients, r.Email)
+				}
+			}
+			return recipients, true
+		}
+	case engine.TypeOTP:
+		return []string{p.Email}, true
+	case engine.TypeSSO:
+		if p.Group != "" && !a.ssoGroups[p.Group] {
+			return nil, false
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// getEmbed builds iframe markup. The deprecated https parameter is checked
+// but the player is always served by the emulator over plain http.
+func (c *call) getEmbed() reply {
+	e, q := c.e, c.q
+	var errs []string
+	boolParam := func(name string, def bool) bool {
+		if !q.has(name) {
+			return def
+		}
+		switch strings.ToLower(q.get(name)) {
+		case "true", "1":
+			return true
+		case "false", "0":
+			return false
+		}
+		errs = append(errs, name+": must be a boolean (true or false)")
+		return def
+	}
+	intParam := func(name string, def int) int {
+		if !q.has(name) {
+			return def
+		}
+		n, err := strconv.Atoi(q.get(name))
+		if err != nil || n < 1 {
+			errs = append(errs, name+": must be a positive integer")
+			return def
+		}
+		return n
+	}
+	responsive := boolParam("responsive", false)
+	startPage := intParam("startPage", 1)
+	width := intParam("width", 0)
+	height := intParam("height", 0)
+	boolParam("https", true)
+	startBook := intParam("startBook", 1)
+	if len(errs) > 0 {
+		return invalid("Invalid embed parameters", errs...)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	col, bad := c.find(q.get("collectionHash"))
+	if bad != nil {
+		return *bad
+	}
+	w, h := strconv.Itoa(width), strconv.Itoa(height)
+	if width == 0 {
+		w = fmt.Sprint(settingValue(col, "collectionWidth"))
+	}
+	if height == 0 {
+		h = fmt.Sprint(settingValue(col, "collectionHeight"))
+	}
+	if responsive {
+		w, h = "100%", "100%"
+	}
+	src := fmt.Sprintf("%s/_emulator/view/%s?startPage=%d", c.base, col.Hash, startPage)
+	if startBook != 1 {
+		src += "&startBook=" + strconv.Itoa(startBook)
+	}
+	code := fmt.Sprintf(`<iframe src="%s" width="%s" height="%s" style="border:none" allowfullscreen></iframe>`, src, w, h)
+	return ok(obj{{"embedCode", code}})
+}
+
+// settingValue is a numeric setting of a collection: the fixture's override
+// or the default.
+func settingValue(col *collection, name string) any {
+	if v, ok := col.Settings[name]; ok {
+		if f, ok := v.(float64); ok {
+			return int(f)
+		}
+		return v
+	}
+	for _, d := range settingDefaults {
+		if d.k == name {
+			return d.v
+		}
+	}
+	return nil
+}
+
+// downloadHTML starts a package on the first call and reports it COMPLETE,
+// with a fresh one-minute URL on every call, once the package delay has
+// passed. A collection still generating is refused with 38 (the spec leaves
+// the code open); one whose generation failed has a FAILED package.
+func (c *call) downloadHTML() reply {
+	e := c.e
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	col, bad := c.find(c.q.get("collectionHash"))
+	if bad != nil {
+		return *bad
+	}
+	if col.processing(now) {
+		return fail(38)
+	}
+	if col.GenFailed {
+		return ok(obj{{"status", "FAILED"}})
+	}
+	if col.Package == nil {
+		col.Package = &htmlPackage{ReadyAt: now.Add(e.pkgDelay)}
+		e.changed()
+	}
+	if now.Before(col.Package.ReadyAt) {
+		return ok(obj{{"status", "PROCESSING"}})
+	}
+	token := newHash() + newHash()
+	e.tokens[token] = packageToken{seq: col.Seq, expires: now.Add(packageURLLifetime)}
+	return ok(obj{{"status", "COMPLETE"}, {"resourceUrl", c.base + "/_emulator/packages/" + token + ".zip"}})
+}
+
+// numbers derives stable statistics from a hash when the fixture gives none.
+func numbers(hash string) (views, timeSpent, downloads int64) {
+	h := fnv.New64a()
+	h.Write([]byte(hash))
+	n := h.Sum64()
+	return int64(n % 1000), int64(n / 1000 % 600), int64(n / 600000 % 100)
+}
+
+func itemStats(col *collection, it *item) (int64, int64, int64) {
+	if s := col.Stats; s != nil {
+		return s.Views, s.TimeSpent, s.Downloads
+	}
+	return numbers(it.Hash)
+}
+
+func (c *call) getStats() reply {
+	e := c.e
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	col, bad := c.find(c.q.get("collectionHash"))
+	if bad != nil {
+		return *bad
+	}
+	it := col.item(c.q.get("flipbookHash"))
+	if it == nil {
+		return fail(47)
+	}
+	v, t, d := itemStats(col, it)
+	return ok(obj{{"views", v}, {"time_spent", t}, {"downloads", d}})
+}
+
+// userStats sums the account's item statistics (impressions three per view)
+// unless the fixture fixes them; api_uploads_left is always the quota left
+// this month.
+func (c *call) userStats() reply {
+	e := c.e
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a := c.acct
+	var imp, views, spent, downloads int64
+	if s := a.fx.Stats; s != nil {
+		imp, views, spent, downloads = s.Impressions, s.Views, s.TimeSpent, s.Downloads
+	} else {
+		for _, col := range e.sortedCollections() {
+			if col.APIKey != a.fx.APIKey || col.Deleted {
+				continue
+			}
+			for _, it := range col.Items {
+				v, t, d := itemStats(col, it)
+				views, spent, downloads = views+v, spent+t*v, downloads+d
+			}
+		}
+		imp = 3 * views
+	}
+	left := a.quota - a.Uploads[monthOf(now)]
+	if left < 0 {
+		left = 0
+	}
+	return ok(obj{{"impressions", imp}, {"views", views}, {"time_spent", spent}, {"downloads", downloads}, {"api_uploads_left", left}})
+}
+
+// deleteBackgroundImage removes the background image: the player shows a
+// plain white background. An optional color (#RGB or #RRGGBB; the spec
+// shows the field without its meaning) picks that colour instead.
+func (c *call) deleteBackgroundImage() reply {
+	e, q := c.e, c.q
+	color := "#FFFFFF"
+	if q.has("color") {
+		color = q.get("color")
+		if !hexColor(color) {
+			return invalid("color must be a hexadecimal colour", "color: must look like #RRGGBB or #RGB")
+		}
+	}
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	col, bad := c.find(q.get("collectionHash"))
+	if bad != nil {
+		return *bad
+	}
+	col.Background = false
+	col.BackgroundHex = color
+	col.Transparent = false
+	e.changed()
+	return ok(e.renderCollection(col, now, c.base))
+}
+
+func hexColor(s string) bool {
+	if len(s) != 4 && len(s) != 7 || s[0] != '#' {
+		return false
+	}
+	for _, r := range s[1:] {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", r) {
+			return false
+		}
+	}
+	return true
+}
+
+// rawJSON lets stored JSON text travel inside an obj.
+type rawJSON []byte
+
+func (r rawJSON) MarshalJSON() ([]byte, error) {
+	if len(r) == 0 || !json.Valid(r) {
+		return []byte("null"), nil
+	}
+	return r, nil
+}

@@ -1,0 +1,95 @@
+package emulator
+
+import (
+	"encoding/json"
+	"net/http"
+	"testing"
+)
+
+const staticSections = `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[{"name":"headline","value":"Hi"}]},{"sectionType":"blank","pageCount":2}]`
+
+func TestGenerationLifecycle(t *testing.T) {
+	srv, c := startTest(t, nil)
+	env := c.post(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections, "title": "Spring", "folder": "Marketing/2026"})
+	wantCode(t, env, 20, "OK")
+	var created struct{ CollectionHash string }
+	env.into(t, &created)
+	if created.CollectionHash == "" {
+		t.Fatal("no collectionHash")
+	}
+	env = c.get(map[string]string{"action": "collection.getCollection", "collectionHash": created.CollectionHash})
+	var col map[string]any
+	env.into(t, &col)
+	if col["collectionStatus"] != "processing" || col["flipbookStatus"] != "processing" {
+		t.Fatalf("right after creation: %v / %v", col["collectionStatus"], col["flipbookStatus"])
+	}
+	col = c.waitFor(created.CollectionHash, func(m map[string]any) bool { return m["collectionStatus"] != "processing" })
+	if col["collectionStatus"] != "unlisted" || col["flipbookStatus"] != "complete" || col["collectionTitle"] != "Spring" {
+		t.Fatalf("finished: %v", col)
+	}
+	// 2 template pages + 2 blank pages; the demo fixture turns scalars into strings.
+	if col["flipbookPageCount"] != "4" || col["collectionPageCount"] != float64(4) {
+		t.Fatalf("page counts: %v %v", col["flipbookPageCount"], col["collectionPageCount"])
+	}
+	items := col["collectionItems"].([]any)
+	if len(items) != 1 || items[0].(map[string]any)["convertStatus"] != "COMPLETE" || items[0].(map[string]any)["extension"] != "pdf" {
+		t.Fatalf("items: %v", items)
+	}
+	if s := col["settings"].(map[string]any); s["collectionWidth"] != "640" || s["enableDownload"] != "true" {
+		t.Fatalf("settings not stringly: %v", s)
+	}
+	if d, _ := col["createdDate"].(string); len(d) != len("2006-01-02 15:04:05") {
+		t.Fatalf("createdDate %q", d)
+	}
+	var view CollectionView
+	for _, v := range srv.Emulator.Collections() {
+		if v.CollectionHash == created.CollectionHash {
+			view = v
+		}
+	}
+	if view.Kind != "template" || view.Folder != "Marketing/2026" || view.PageCount != 4 || !view.Private {
+		t.Fatalf("view: %+v", view)
+	}
+	var sections []map[string]any
+	if err := json.Unmarshal(view.Sections, &sections); err != nil || len(sections) != 2 {
+		t.Fatalf("sections kept as JSON: %s %v", view.Sections, err)
+	}
+}
+
+func TestCatalogLayout(t *testing.T) {
+	srv, c := startTest(t, nil)
+	sections := `[{"sectionType":"feed","sources":[{"sourceHash":"feed-shoes"}],"templates":[{"templateHash":"tpl-product"}],
+		"filters":[{"mode":"include","conditions":[{"field":"brand","operator":"eq","value":"Acme"}]}]}]`
+	env := c.post(map[string]string{"action": "collection.createCatalog", "sections": sections})
+	wantCode(t, env, 20, "OK")
+	var created struct{ CollectionHash string }
+	env.into(t, &created)
+	v, err := srv.Emulator.Collection(created.CollectionHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Nine Acme shoes (every fourth of 36), six to a page.
+	if len(v.Layout) != 2 || len(v.Layout[0]) != 6 || len(v.Layout[1]) != 3 || v.Layout[0][0] != "B01" {
+		t.Fatalf("layout %v", v.Layout)
+	}
+}
+
+func TestWrongMethodAndAddress(t *testing.T) {
+	srv, c := startTest(t, nil)
+	cases := []struct {
+		method, base, action string
+	}{
+		{http.MethodPost, srv.BaseURL, "collection.getCollection"},
+		{http.MethodGet, srv.BaseURL, "collection.createFromTemplate"},
+		{http.MethodGet, srv.UploadURL, "flipbook.add"},
+		{http.MethodPost, srv.BaseURL, "flipbook.add"},
+		{http.MethodGet, srv.UploadURL, "collection.getCollection"},
+	}
+	for _, tc := range cases {
+		p := c.signed(map[string]string{"action": tc.action, "collectionHash": "pub-private-1"})
+		env := decode(t, c.raw(tc.method, tc.base, p))
+		if env.Code != 40 || env.Status != "Bad Request" {
+			t.Errorf("%s %s %s: got %d %s", tc.method, tc.base, tc.action, env.Code, env.Status)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package emulator
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"golang.org/x/time/rate"
+)
+
+// Fault kinds: the seven of CONTRACT.md and permissions_failure, this
+// package's way to make the permissions service fail (code 50).
+var faultKinds = map[string]bool{
+	"rate_limit":          true,
+	"http_502":            true,
+	"reset":               true,
+	"slow":                true,
+	"garbage":             true,
+	"reset_after":         true,
+	"generation_failed":   true,
+	"permissions_failure": true,
+}
+
+type faultConfig struct {
+	rate  float64
+	kinds []string
+	slow  time.Duration
+}
+
+func checkFaults(rate float64, kinds []string) error {
+	if rate < 0 || rate > 1 {
+		return fmt.Errorf("rate must be between 0 and 1, got %v", rate)
+	}
+	for _, k := range kinds {
+		if !faultKinds[k] {
+			return fmt.Errorf("unknown fault kind %q", k)
+		}
+	}
+	if rate > 0 && len(kinds) == 0 {
+		return errors.New("a rate above 0 needs at least one kind")
+	}
+	return nil
+}
+
+// applies reports whether a fault kind can hit a call of action: the
+// generation fault only hits generations and the permissions fault only the
+// permissions actions; the others hit any call.
+func applies(kind, action string) bool {
+	switch kind {
+	case "generation_failed":
+		return action == "collection.createFromTemplate" || action == "collection.createCatalog"
+	case "permissions_failure":
+		return action == "collection.getPermissions" || action == "collection.setPermissions"
+	}
+	return true
+}
+
+// drawFault rolls the dice for one API call: with probability rate one of
+// the kinds that apply to the action, chosen uniformly; "" for none.
+func (e *Emulator) drawFault(action string) string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.faults.rate <= 0 {
+		return ""
+	}
+	var kinds []string
+	for _, k := range e.faults.kinds {
+		if applies(k, action) {
+			kinds = append(kinds, k)
+		}
+	}
+	if len(kinds) == 0 || e.dice.Float64() >= e.faults.rate {
+		return ""
+	}
+	return kinds[e.dice.IntN(len(kinds))]
+}
+
+func (e *Emulator) coin() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.dice.IntN(2) == 1
+}
+
+func (e *Emulator) slowDelay() time.Duration {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.faults.slow
+}
+
+// SetFaults makes a share rate (0..1) of API calls meet one of kinds;
+// rate 0 turns faults off. Control endpoints never meet faults.
+func (e *Emulator) SetFaults(rate float64, kinds []string) error {
+	if err := checkFaults(rate, kinds); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.faults.rate = rate
+	e.faults.kinds = append([]string(nil), kinds...)
+	return nil
+}
+
+// rateLimiter is one API key's two token buckets: requestsPerSecond tokens
+// refilled over a second and requestsPerMinute over a minute, each holding
+// at most its limit. A client pacing itself with the same buckets never
+// meets 31 or 32.
+type rateLimiter struct {
+	second, minute *rate.Limiter
+}
+
+// takeRate spends one request of the key's budget and returns 31 or 32 when
+// there is none left (a refused request spends nothing), 0 otherwise.
+func (e *Emulator) takeRate(key string) int {
+	perSec, perMin := e.fx.Limits.RequestsPerSecond, e.fx.Limits.RequestsPerMinute
+	if perSec == 0 && perMin == 0 {
+		return 0
+	}
+	now := e.now()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	rl := e.rates[key]
+	if rl == nil {
+		rl = &rateLimiter{}
+		if perSec > 0 {
+			rl.second = rate.NewLimiter(rate.Limit(perSec), perSec)
+		}
+		if perMin > 0 {
+			rl.minute = rate.NewLimiter(rate.Limit(float64(perMin)/60), perMin)
+		}
+		e.rates[key] = rl
+	}
+	var sec *rate.Reservation
+	if rl.second != nil {
+		sec = rl.second.ReserveN(now, 1)
+		if sec.DelayFrom(now) > 0 {
+			sec.CancelAt(now)
+			return 31
+		}
+	}
+	if rl.minute != nil {
+		min := rl.minute.ReserveN(now, 1)
+		if min.DelayFrom(now) > 0 {
+			min.CancelAt(now)
+			if sec != nil {
+				sec.CancelAt(now)
+			}
+			return 32
+		}
+	}
+	return 0
+}

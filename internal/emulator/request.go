@@ -1,0 +1,184 @@
+package emulator
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+)
+
+// maxFieldBytes bounds one ordinary form field of a multipart body (the
+// sections or permissions JSON are far smaller).
+const maxFieldBytes = 1 << 20
+
+// maxDrainBytes bounds how much of an oversized upload is read and thrown
+// away so that the client, still sending, can read the answer.
+const maxDrainBytes = 1 << 30
+
+// apiRequest is a parsed API call: its parameters (first value of each key,
+// query and body merged) and at most one uploaded file, kept in a temporary
+// file.
+type apiRequest struct {
+	method    string
+	params    map[string]string
+	malformed string // why the body could not be read, if it could not
+
+	file      *os.File // the first file part, nil when none
+	fileName  string
+	fileParts int
+	tooLarge  bool // a file part went past the size limit
+}
+
+func (q *apiRequest) get(k string) string { return q.params[k] }
+
+func (q *apiRequest) has(k string) bool {
+	_, ok := q.params[k]
+	return ok
+}
+
+// close removes the temporary file.
+func (q *apiRequest) close() {
+	if q.file != nil {
+		q.file.Close()
+		os.Remove(q.file.Name())
+	}
+}
+
+// readRequest reads the parameters of a call. A multipart body is read as a
+// stream: each file part is copied to a temporary file and never held in
+// memory, and copying stops at limit bytes (the rest is drained, up to
+// maxDrainBytes, so that the answer can still be read by the sender).
+func readRequest(r *http.Request, limit int64) *apiRequest {
+	q := &apiRequest{method: r.Method, params: map[string]string{}}
+	addValues(q.params, r.URL.Query())
+	if r.Method != http.MethodPost {
+		return q
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "application/x-www-form-urlencoded":
+		b, err := io.ReadAll(io.LimitReader(r.Body, 10<<20+1))
+		if err != nil {
+			q.malformed = "request body could not be read"
+			return q
+		}
+		if len(b) > 10<<20 {
+			q.malformed = "form body too large"
+			return q
+		}
+		vals, err := url.ParseQuery(string(b))
+		if err != nil {
+			q.malformed = "form body is not valid application/x-www-form-urlencoded"
+			return q
+		}
+		body := map[string]string{}
+		addValues(body, vals)
+		for k, v := range body {
+			q.params[k] = v
+		}
+	case "multipart/form-data":
+		if err := q.readMultipart(r, limit); err != nil {
+			q.malformed = err.Error()
+		}
+	case "":
+		// A POST without a body type carries its parameters in the query.
+	default:
+		q.malformed = "unsupported Content-Type " + ct
+	}
+	return q
+}
+
+func addValues(dst map[string]string, vals url.Values) {
+	for k, vs := range vals {
+		if _, ok := dst[k]; !ok && len(vs) > 0 {
+			dst[k] = vs[0]
+		}
+	}
+}
+
+func (q *apiRequest) readMultipart(r *http.Request, limit int64) error {
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return errors.New("multipart body could not be read: " + err.Error())
+	}
+	body := map[string]string{}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return errors.New("multipart body could not be read: " + err.Error())
+		}
+		name := part.FormName()
+		if part.FileName() != "" || name == "file" {
+			q.fileParts++
+			if q.fileParts > 1 {
+				// Only the count of further files matters (code 36).
+				if _, err := io.Copy(io.Discard, io.LimitReader(part, maxDrainBytes)); err != nil {
+					return errors.New("multipart body could not be read: " + err.Error())
+				}
+				continue
+			}
+			if err := q.saveFile(part, limit); err != nil {
+				return err
+			}
+			continue
+		}
+		b, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
+		if err != nil {
+			return errors.New("multipart body could not be read: " + err.Error())
+		}
+		if len(b) > maxFieldBytes {
+			return errors.New("form field " + name + " is too large")
+		}
+		if _, ok := body[name]; !ok {
+			body[name] = string(b)
+		}
+	}
+	for k, v := range body {
+		q.params[k] = v
+	}
+	return nil
+}
+
+func (q *apiRequest) saveFile(part io.Reader, limit int64) error {
+	f, err := os.CreateTemp("", "flipbook-emulator-upload-*")
+	if err != nil {
+		return errors.New("upload could not be stored: " + err.Error())
+	}
+	q.file = f
+	if fp, ok := part.(interface{ FileName() string }); ok {
+		q.fileName = fp.FileName()
+	}
+	n, err := io.Copy(f, io.LimitReader(part, limit+1))
+	if err != nil {
+		return errors.New("upload could not be read: " + err.Error())
+	}
+	if n > limit {
+		q.tooLarge = true
+		// The stored prefix is useless; drop it now rather than at close.
+		if err := f.Truncate(0); err != nil {
+			return errors.New("upload could not be stored: " + err.Error())
+		}
+		if _, err := io.Copy(io.Discard, io.LimitReader(part, maxDrainBytes)); err != nil {
+			return errors.New("upload could not be read: " + err.Error())
+		}
+	}
+	_, err = f.Seek(0, io.SeekStart)
+	return err
+}
+
+// fileBase is the uploaded file's name without directories or extension.
+func fileBase(name string) string {
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		name = name[:i]
+	}
+	return name
+}
