@@ -106,33 +106,33 @@ func (a *account) Feed(hash string) (engine.Feed, bool) {
 // collection is the stored record; what the API shows is computed from it
 // and the clock (see render), so no goroutine runs per job.
 type collection struct {
-	Seq            int64                 `json:"seq"`
-	Hash           string                `json:"collectionHash"`
-	APIKey         string                `json:"apiKey"`
-	Kind           string                `json:"kind"` // fixture, template, catalog
-	Title          string                `json:"title"`
-	Description    string                `json:"description"`
-	Status         string                `json:"status"` // the status once any generation has ended
-	Private        bool                  `json:"private"`
-	Password       bool                  `json:"password"`
-	Deleted        bool                  `json:"deleted,omitempty"`
-	Folder         string                `json:"folder,omitempty"`
-	Sections       []byte                `json:"sections,omitempty"` // raw JSON as received
-	Layout         [][]string            `json:"layout,omitempty"`
-	CreatedAt      time.Time             `json:"createdAt"`
-	ReadyAt        time.Time             `json:"readyAt"` // generation end; zero for fixture collections
-	PublishedAt    time.Time             `json:"publishedAt"`
-	GenFailed      bool                  `json:"generationFailed,omitempty"`
-	Items          []*item               `json:"items"`
-	Settings       map[string]any        `json:"settings,omitempty"` // fixture overrides
-	Background     bool                  `json:"backgroundImage"`
-	BackgroundHex  string                `json:"backgroundColor"`
-	Transparent    bool                  `json:"transparentBackground"`
-	LogoImage      string                `json:"logoImage,omitempty"`
-	LogoURL        string                `json:"logoUrl,omitempty"`
-	Permissions    []permission          `json:"permissions"`
-	Stats          *FlipbookStatsFixture `json:"stats,omitempty"`
-	Package        *htmlPackage          `json:"package,omitempty"`
+	Seq           int64                 `json:"seq"`
+	Hash          string                `json:"collectionHash"`
+	APIKey        string                `json:"apiKey"`
+	Kind          string                `json:"kind"` // fixture, template, catalog
+	Title         string                `json:"title"`
+	Description   string                `json:"description"`
+	Status        string                `json:"status"` // the status once any generation has ended
+	Private       bool                  `json:"private"`
+	Password      bool                  `json:"password"`
+	Deleted       bool                  `json:"deleted,omitempty"`
+	Folder        string                `json:"folder,omitempty"`
+	Sections      []byte                `json:"sections,omitempty"` // raw JSON as received
+	Layout        [][]string            `json:"layout,omitempty"`
+	CreatedAt     time.Time             `json:"createdAt"`
+	ReadyAt       time.Time             `json:"readyAt"` // generation end; zero for fixture collections
+	PublishedAt   time.Time             `json:"publishedAt"`
+	GenFailed     bool                  `json:"generationFailed,omitempty"`
+	Items         []*item               `json:"items"`
+	Settings      map[string]any        `json:"settings,omitempty"` // fixture overrides
+	Background    bool                  `json:"backgroundImage"`
+	BackgroundHex string                `json:"backgroundColor"`
+	Transparent   bool                  `json:"transparentBackground"`
+	LogoImage     string                `json:"logoImage,omitempty"`
+	LogoURL       string                `json:"logoUrl,omitempty"`
+	Permissions   []permission          `json:"permissions"`
+	Stats         *FlipbookStatsFixture `json:"stats,omitempty"`
+	Package       *htmlPackage          `json:"package,omitempty"`
 }
 
 type item struct {

@@ -73,14 +73,14 @@ type AccountFixture struct {
 	UploadsPerMonth *int `json:"uploadsPerMonth,omitempty"`
 	// UploadsThisMonth counts uploads already made in the current month
 	// (emulator extension, default 0).
-	UploadsThisMonth int                  `json:"uploadsThisMonth,omitempty"`
-	Readers          []ReaderFixture      `json:"readers,omitempty"`
-	Groups           []string             `json:"groups,omitempty"`
-	SSOGroups        []string             `json:"ssoGroups,omitempty"`
-	Templates        []TemplateFixture    `json:"templates,omitempty"`
-	Feeds            []FeedFixture        `json:"feeds,omitempty"`
-	Collections      []CollectionFixture  `json:"collections,omitempty"`
-	Stats            *UserStatsFixture    `json:"stats,omitempty"` // emulator extension
+	UploadsThisMonth int                 `json:"uploadsThisMonth,omitempty"`
+	Readers          []ReaderFixture     `json:"readers,omitempty"`
+	Groups           []string            `json:"groups,omitempty"`
+	SSOGroups        []string            `json:"ssoGroups,omitempty"`
+	Templates        []TemplateFixture   `json:"templates,omitempty"`
+	Feeds            []FeedFixture       `json:"feeds,omitempty"`
+	Collections      []CollectionFixture `json:"collections,omitempty"`
+	Stats            *UserStatsFixture   `json:"stats,omitempty"` // emulator extension
 }
 
 // PlanFixture lists the plan features that gate permission types.
@@ -123,12 +123,12 @@ type CollectionFixture struct {
 	// is empty; that item's flipbookHash is "fb-" + collectionHash.
 	PageCount int `json:"pageCount,omitempty"`
 	// The fields below are emulator extensions.
-	Items           []ItemFixture          `json:"items,omitempty"`
-	Folder          string                 `json:"folder,omitempty"`
-	BackgroundImage bool                   `json:"backgroundImage,omitempty"`
-	Settings        map[string]any         `json:"settings,omitempty"` // overrides of the default settings
-	Stats           *FlipbookStatsFixture  `json:"stats,omitempty"`    // every item's statistics
-	Permissions     []PermissionFixture    `json:"permissions,omitempty"`
+	Items           []ItemFixture         `json:"items,omitempty"`
+	Folder          string                `json:"folder,omitempty"`
+	BackgroundImage bool                  `json:"backgroundImage,omitempty"`
+	Settings        map[string]any        `json:"settings,omitempty"` // overrides of the default settings
+	Stats           *FlipbookStatsFixture `json:"stats,omitempty"`    // every item's statistics
+	Permissions     []PermissionFixture   `json:"permissions,omitempty"`
 }
 
 // ItemFixture is a flipbook of a fixture collection (emulator extension).
