@@ -100,7 +100,9 @@ func ParsePermissions(raw string) ([]PermissionEntry, *Invalid) {
 
 	var errs []string
 	seen := map[string]bool{}
+	entryBad := false // the current entry broke a rule
 	report := func(msg string) {
+		entryBad = true
 		if !seen[msg] {
 			seen[msg] = true
 			errs = append(errs, msg)
@@ -111,7 +113,7 @@ func ParsePermissions(raw string) ([]PermissionEntry, *Invalid) {
 	mixed := false
 	keys := map[string]bool{}
 	for i, m := range objs {
-		before := len(errs)
+		entryBad = false
 		var e PermissionEntry
 		typeOK := false
 		switch t := m["type"].(type) {
@@ -179,7 +181,7 @@ func ParsePermissions(raw string) ([]PermissionEntry, *Invalid) {
 		if !formatOK {
 			report(msgFormat)
 		}
-		if len(errs) > before || !typeOK || !formatOK {
+		if entryBad {
 			continue
 		}
 		key := e.Type + "\x00" + strings.ToLower(e.Email) + "\x00" + e.Group
