@@ -74,15 +74,18 @@ func List(l ...string) StringOrList {
 	return StringOrList{List: append([]string{}, l...), IsList: true}
 }
 
-// MarshalJSON writes a string or an array.
+// MarshalJSON writes a string or an array, without HTML escaping (an
+// element value such as "a & b" is sent, and signed, as written).
 func (v StringOrList) MarshalJSON() ([]byte, error) {
 	if v.IsList {
 		if v.List == nil {
 			return []byte("[]"), nil
 		}
-		return json.Marshal(v.List)
+		s, err := marshalJSON(v.List)
+		return []byte(s), err
 	}
-	return json.Marshal(v.Value)
+	s, err := marshalJSON(v.Value)
+	return []byte(s), err
 }
 
 // UnmarshalJSON reads a string or an array of strings.

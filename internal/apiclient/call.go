@@ -1,0 +1,335 @@
+package apiclient
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+)
+
+// request describes one operation call.
+type request struct {
+	action   string
+	method   string // http.MethodGet or http.MethodPost
+	upload   bool   // multipart/form-data to {upload_url}
+	mutating bool   // never re-sent after an ambiguous failure
+	params   map[string]string
+	file     *Upload
+}
+
+// attemptResult is what one HTTP exchange produced.
+type attemptResult struct {
+	httpStatus int
+	env        *envelope
+	err        error // transport error or *DecodeError
+	sent       bool  // the request may have reached the service
+	touched    bool  // the Upload's reader was read
+}
+
+// emptyBody is the body of a mutating GET. A request with a non-nil body
+// and no GetBody is not "replayable", so net/http never silently re-sends
+// it on a reused connection that dies after the request went out; an empty
+// body of unknown length is probed and sent as no body at all.
+type emptyBody struct{}
+
+func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
+func (emptyBody) Close() error             { return nil }
+
+// call runs one operation: signing, budget, attempts, retries, logging,
+// and decoding of data into out (nil: data ignored).
+func (c *Client) call(ctx context.Context, req *request, out any) error {
+	params := maps.Clone(req.params)
+	if params == nil {
+		params = map[string]string{}
+	}
+	params["action"] = req.action
+	params["apiKey"] = c.cfg.APIKey
+	sig := Sign(c.cfg.Secret, params)
+	params[paramSignature] = sig
+	red := newRedactor(c.cfg.Secret, c.cfg.APIKey, sig)
+
+	rewind := uploadRewinder(req.file)
+	var lastErr error
+	touched := false
+	for attempt := 1; ; attempt++ {
+		if touched {
+			if err := rewind(); err != nil {
+				return fmt.Errorf("%w; could not rewind the upload to retry: %w", lastErr, err)
+			}
+		}
+		if err := c.waitBudget(ctx); err != nil {
+			if lastErr != nil {
+				return fmt.Errorf("%w; stopped retrying: %w", lastErr, err)
+			}
+			return fmt.Errorf("flipbook API %s: waiting for the request budget: %w", req.action, err)
+		}
+		start := c.now()
+		res := c.attempt(ctx, req, params, red)
+		elapsed := c.now().Sub(start)
+		touched = res.touched
+
+		finalErr, retryable := c.classify(ctx, req, res, red, out)
+		// An upload whose reader was consumed can only be re-sent if it rewinds.
+		retry := retryable && attempt <= c.retry.MaxRetries && ctx.Err() == nil &&
+			(!touched || rewind != nil)
+		var backoff time.Duration
+		if retry {
+			backoff = c.backoff(attempt)
+		}
+		c.logAttempt(ctx, req, res, red, attempt, elapsed, finalErr, retry, backoff)
+		if finalErr == nil {
+			return nil
+		}
+		if !retry {
+			if retryable && attempt > 1 {
+				return fmt.Errorf("%w (gave up after %d attempts)", finalErr, attempt)
+			}
+			return finalErr
+		}
+		lastErr = finalErr
+		if err := c.sleep(ctx, backoff); err != nil {
+			return fmt.Errorf("%w; stopped retrying after %d attempts: %w", lastErr, attempt, err)
+		}
+	}
+}
+
+// classify turns an attempt into the error to return (nil on success) and
+// whether trying again is safe and useful.
+func (c *Client) classify(ctx context.Context, req *request, res attemptResult, red *redactor, out any) (error, bool) {
+	if res.err != nil {
+		var de *DecodeError
+		isDecode := errors.As(res.err, &de)
+		if !isDecode {
+			res.err = &TransportError{Action: req.action, Sent: res.sent, Err: res.err}
+		}
+		if req.mutating && (res.sent || isDecode) {
+			return &OutcomeUnknownError{Action: req.action, Err: res.err}, false
+		}
+		if ctx.Err() != nil {
+			return res.err, false
+		}
+		// Reads retry anything; mutating calls only what provably never left.
+		return res.err, true
+	}
+	code := int(res.env.Code.Value)
+	switch {
+	case code == CodePerSecondLimit || code == CodePerMinuteLimit:
+		return res.env.apiError(req.action), true
+	case code == CodeOK:
+		if out == nil {
+			return nil, false
+		}
+		if err := decodeData(res.env.Data, out); err != nil {
+			de := &DecodeError{Action: req.action, HTTPStatus: res.httpStatus,
+				Reason: "unexpected data: " + red.redact(err.Error()), Err: err,
+				Snippet: snippet(res.env.Data, red)}
+			if req.mutating {
+				return &OutcomeUnknownError{Action: req.action, Err: de}, false
+			}
+			return de, true
+		}
+		return nil, false
+	default:
+		ae := res.env.apiError(req.action)
+		ae.Message = red.redact(ae.Message)
+		for i := range ae.Errors {
+			ae.Errors[i] = red.redact(ae.Errors[i])
+		}
+		retry := !req.mutating && (res.httpStatus >= 500 || code == CodeOperationFailed)
+		return ae, retry
+	}
+}
+
+// attempt performs one HTTP exchange.
+func (c *Client) attempt(ctx context.Context, req *request, params map[string]string, red *redactor) attemptResult {
+	var sent atomic.Bool
+	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		// Complete headers are the least the service needs to act; before
+		// that the request provably did nothing.
+		WroteHeaders: func() { sent.Store(true) },
+	})
+	httpReq, mp, err := c.newHTTPRequest(ctx, req, params)
+	if err != nil {
+		return attemptResult{err: err}
+	}
+	res := attemptResult{}
+	if mp != nil {
+		defer func() { mp.finish() }()
+	}
+	resp, err := c.http.Do(httpReq)
+	if mp != nil {
+		res.touched = mp.fileTouched()
+	}
+	if err != nil {
+		res.err = red.redactError(err)
+		res.sent = sent.Load()
+		return res
+	}
+	defer resp.Body.Close()
+	res.sent = true
+	res.httpStatus = resp.StatusCode
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBodyBytes+1))
+	if err != nil {
+		res.err = &DecodeError{Action: req.action, HTTPStatus: resp.StatusCode,
+			Reason: "reading the body failed: " + red.redact(err.Error()), Err: red.redactError(err),
+			Snippet: snippet(body, red)}
+		return res
+	}
+	if len(body) > maxBodyBytes {
+		res.err = &DecodeError{Action: req.action, HTTPStatus: resp.StatusCode,
+			Reason: fmt.Sprintf("body larger than %d bytes", maxBodyBytes), Snippet: snippet(body, red)}
+		return res
+	}
+	env, err := decodeEnvelope(body)
+	if err != nil {
+		var de *DecodeError
+		if errors.As(err, &de) {
+			de.Action = req.action
+			de.HTTPStatus = resp.StatusCode
+			de.Snippet = snippet(body, red)
+			de.Reason = red.redact(de.Reason)
+		}
+		res.err = err
+		return res
+	}
+	res.env = env
+	if mp != nil {
+		res.touched = mp.fileTouched()
+	}
+	return res
+}
+
+// newHTTPRequest builds the request for one attempt: a GET with the query,
+// a urlencoded POST, or a streamed multipart POST to {upload_url}.
+func (c *Client) newHTTPRequest(ctx context.Context, req *request, params map[string]string) (*http.Request, *multipartBody, error) {
+	values := make(url.Values, len(params))
+	for k, v := range params {
+		values.Set(k, v)
+	}
+	var (
+		httpReq *http.Request
+		mp      *multipartBody
+		err     error
+	)
+	switch {
+	case req.upload:
+		mp = newMultipartBody(params, req.file)
+		httpReq, err = http.NewRequestWithContext(ctx, http.MethodPost, c.uploadURL.String(), mp)
+		if err == nil {
+			httpReq.Header.Set("Content-Type", mp.ContentType())
+		}
+	case req.method == http.MethodPost:
+		httpReq, err = http.NewRequestWithContext(ctx, http.MethodPost, c.baseURL.String(), strings.NewReader(values.Encode()))
+		if err == nil {
+			httpReq.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		}
+	default:
+		u := *c.baseURL
+		u.RawQuery = values.Encode()
+		httpReq, err = http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+		if err == nil && req.mutating {
+			httpReq.Body = emptyBody{}
+		}
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("flipbook API %s: building the request: %w", req.action, err)
+	}
+	httpReq.Header.Set("User-Agent", c.cfg.UserAgent)
+	return httpReq, mp, nil
+}
+
+// uploadRewinder returns a function that puts a seekable Upload back where
+// it started, so a throttled upload can be sent again; nil when there is
+// no file. A file that cannot seek is sent at most once.
+func uploadRewinder(u *Upload) func() error {
+	if u == nil || u.Body == nil {
+		return nil
+	}
+	s, ok := u.Body.(io.Seeker)
+	if !ok {
+		return nil
+	}
+	pos, err := s.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil // not seekable after all (a pipe behind *os.File)
+	}
+	return func() error {
+		_, err := s.Seek(pos, io.SeekStart)
+		return err
+	}
+}
+
+// backoff is the wait before retry number n (1-based): MinBackoff doubling
+// up to MaxBackoff, with equal jitter (half fixed, half random), so a
+// throttled client always waits at least half the step.
+func (c *Client) backoff(n int) time.Duration {
+	d := c.retry.MaxBackoff
+	if n-1 < 32 {
+		if step := c.retry.MinBackoff << (n - 1); step > 0 && step < d {
+			d = step
+		}
+	}
+	half := d / 2
+	return half + time.Duration(c.jitter()*float64(d-half))
+}
+
+func (c *Client) logAttempt(ctx context.Context, req *request, res attemptResult, red *redactor,
+	attempt int, elapsed time.Duration, err error, retry bool, backoff time.Duration) {
+	if c.cfg.Logger == nil {
+		return
+	}
+	host := c.baseURL.Host
+	if req.upload {
+		host = c.uploadURL.Host
+	}
+	method := req.method
+	if req.upload {
+		method = http.MethodPost
+	}
+	fields := map[string]any{
+		"action":      req.action,
+		"method":      method,
+		"host":        host,
+		"attempt":     attempt,
+		"duration_ms": elapsed.Milliseconds(),
+		"retry":       retry,
+	}
+	if res.httpStatus != 0 {
+		fields["http_status"] = res.httpStatus
+	}
+	if res.env != nil {
+		fields["code"] = int(res.env.Code.Value)
+	}
+	if retry {
+		fields["backoff_ms"] = backoff.Milliseconds()
+	}
+	level, msg := LevelDebug, "flipbook API call succeeded"
+	if err != nil {
+		fields["error"] = red.redact(err.Error())
+		level, msg = LevelWarn, "flipbook API call failed"
+		if retry {
+			msg = "flipbook API call failed; retrying"
+		}
+	}
+	c.cfg.Logger.Log(ctx, level, msg, fields)
+}
+
+// marshalJSON writes compact JSON without HTML escaping, so the value sent
+// (and signed) reads as the user wrote it.
+func marshalJSON(v any) (string, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}

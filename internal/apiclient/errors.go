@@ -1,0 +1,193 @@
+package apiclient
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Envelope codes the client acts on.
+const (
+	CodeOK                 = 20
+	CodeMissingParameter   = 30
+	CodePerSecondLimit     = 31
+	CodePerMinuteLimit     = 32
+	CodeUploadQuota        = 33
+	CodeFileTooLarge       = 34
+	CodeTooManyPages       = 35
+	CodeMultipleFiles      = 36
+	CodeInProgress         = 38
+	CodeBadRequest         = 40
+	CodeInvalidCredentials = 41
+	CodeInvalidAction      = 42
+	CodeForbidden          = 43
+	CodeInvalidSignature   = 44
+	CodeInvalidFileFormat  = 45
+	CodeCollectionNotFound = 46
+	CodeFlipbookNotFound   = 47
+	CodeNotEligible        = 48
+	CodeOperationFailed    = 50
+)
+
+// MaxUploadBytes is the spec's limit for a flipbook.add document (100 MB);
+// a larger Upload with a known Size is refused before sending.
+const MaxUploadBytes = 100 << 20
+
+const outcomeUnknownPreamble = "outcome unknown"
+
+// APIError is an envelope whose code is not 20.
+type APIError struct {
+	Action  string
+	Code    int
+	Status  string
+	Message string
+	Errors  []string
+}
+
+// Error reads as one line, e.g.
+// "flipbook API collection.createCatalog: code 40 (Bad Request): Validation failed: sections[0].sources: ...".
+func (e *APIError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "flipbook API %s: code %d", e.Action, e.Code)
+	if e.Status != "" {
+		fmt.Fprintf(&b, " (%s)", e.Status)
+	}
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	if len(e.Errors) > 0 {
+		b.WriteString(": ")
+		b.WriteString(strings.Join(e.Errors, "; "))
+	}
+	return b.String()
+}
+
+// OutcomeUnknownError: a mutating call failed after it may have reached the
+// service. It is never re-sent, so nothing is created twice.
+type OutcomeUnknownError struct {
+	Action string
+	Err    error
+}
+
+func (e *OutcomeUnknownError) Error() string {
+	return fmt.Sprintf("flipbook API %s: %s: the request may have reached the service before it failed (%v); "+
+		"it was not re-sent, to avoid doing it twice. %s",
+		e.Action, outcomeUnknownPreamble, e.Err, whatToCheck(e.Action))
+}
+
+func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
+
+// whatToCheck tells the user how to find out whether the call took effect.
+func whatToCheck(action string) string {
+	switch action {
+	case ActionCreateFromTemplate, ActionCreateCatalog:
+		return "A collection may have been created: look for it in the account by its title, then import it or delete it before applying again."
+	case ActionSetPermissions:
+		return "Read the access list (collection.getPermissions) to see whether it was replaced; notification emails may have been sent."
+	case ActionSetLogo:
+		return "Read the collection (collection.getCollection) and check settings.logoImage."
+	case ActionDeleteBackgroundImage:
+		return "Read the collection (collection.getCollection) to see whether the background image is gone."
+	case ActionAddFlipbook:
+		return "List the collection's items (collection.getCollection): a new flipbook may have been added and may count against the upload quota."
+	default:
+		return "Check the state on the service before trying again."
+	}
+}
+
+// DecodeError: the body was not an envelope (an HTML error page, a truncated
+// body).
+type DecodeError struct {
+	Action     string
+	HTTPStatus int
+	Snippet    string // the first ~200 bytes of the body, redacted
+	Reason     string // why the body is not an envelope
+	Err        error  // the underlying read or parse error, if any
+}
+
+func (e *DecodeError) Error() string {
+	reason := e.Reason
+	if reason == "" {
+		reason = "not a valid envelope"
+	}
+	return fmt.Sprintf("flipbook API %s: HTTP %d: unreadable response (%s); body starts %q",
+		e.Action, e.HTTPStatus, reason, e.Snippet)
+}
+
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// JobFailedError: an asynchronous job ended in failure.
+type JobFailedError struct {
+	What   string
+	Hash   string
+	Status string
+}
+
+func (e *JobFailedError) Error() string {
+	return fmt.Sprintf("flipbook %s of %s failed (status %q)", e.What, e.Hash, e.Status)
+}
+
+// TransportError is a request that got no HTTP answer (dial failure,
+// connection reset, timeout). Its text never holds the apiKey or signature.
+type TransportError struct {
+	Action string
+	Sent   bool // the request may have reached the service
+	Err    error
+}
+
+func (e *TransportError) Error() string {
+	return fmt.Sprintf("flipbook API %s: %v", e.Action, e.Err)
+}
+
+func (e *TransportError) Unwrap() error { return e.Err }
+
+func apiCode(err error) (int, bool) {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return ae.Code, true
+	}
+	return 0, false
+}
+
+func hasCode(err error, codes ...int) bool {
+	c, ok := apiCode(err)
+	if !ok {
+		return false
+	}
+	for _, want := range codes {
+		if c == want {
+			return true
+		}
+	}
+	return false
+}
+
+// Predicates over errors returned by the Client.
+func IsNotFound(err error) bool {
+	return hasCode(err, CodeCollectionNotFound, CodeFlipbookNotFound)
+}                                         // 46 or 47
+func IsCollectionNotFound(err error) bool { return hasCode(err, CodeCollectionNotFound) } // 46
+func IsFlipbookNotFound(err error) bool   { return hasCode(err, CodeFlipbookNotFound) }   // 47
+func IsForbidden(err error) bool          { return hasCode(err, CodeForbidden) }          // 43
+func IsThrottled(err error) bool {
+	return hasCode(err, CodePerSecondLimit, CodePerMinuteLimit)
+}                                        // 31, 32
+func IsInProgress(err error) bool        { return hasCode(err, CodeInProgress) }        // 38
+func IsNotEligible(err error) bool       { return hasCode(err, CodeNotEligible) }       // 48
+func IsQuotaExceeded(err error) bool     { return hasCode(err, CodeUploadQuota) }       // 33
+func IsFileTooLarge(err error) bool      { return hasCode(err, CodeFileTooLarge) }      // 34
+func IsTooManyPages(err error) bool      { return hasCode(err, CodeTooManyPages) }      // 35
+func IsInvalidFileFormat(err error) bool { return hasCode(err, CodeInvalidFileFormat) } // 45
+func IsValidation(err error) bool        { return hasCode(err, CodeBadRequest) }        // 40
+func IsOutcomeUnknown(err error) bool {
+	var oe *OutcomeUnknownError
+	return errors.As(err, &oe)
+}
+
+// CodeOf returns the envelope code of an *APIError in err's chain; 0 when
+// there is none.
+func CodeOf(err error) int {
+	c, _ := apiCode(err)
+	return c
+}
