@@ -105,7 +105,7 @@ func TestParsePermissionsRejects(t *testing.T) {
 		{"duplicate bare entry", `{"permissions":[{"type":"sso"},{"type":"sso"},{"type":"sso"}]}`,
 			[]string{"Duplicate permission at index 1", "Duplicate permission at index 2"}},
 
-		{"an entry with its own error is no duplicate", `{"permissions":[{"type":"sso"},{"type":"sso","email":"a@b.co"},{"type":"sso","group":"G","notifyViaEmail":1},{"type":"sso","group":"G"}]}`,
+		{"an entry with its own error is no duplicate", `{"permissions":[{"type":"sso"},{"type":"sso","email":"a@b.co"},{"type":"sso","email":"c@d.co"},{"type":"sso","group":"G","notifyViaEmail":1},{"type":"sso","group":"G","notifyViaEmail":"no"}]}`,
 			[]string{"SSO permission cannot include an email - use teammate or user for per-email access", "Invalid permissions format."}},
 		{"notifyViaEmail string", `{"permissions":[{"type":"teammate","notifyViaEmail":"true"}]}`, []string{"Invalid permissions format."}},
 		{"notifyViaEmail number, once for two entries", `{"permissions":[{"type":"teammate","notifyViaEmail":1},{"type":"teammate","group":"S","notifyViaEmail":0}]}`,
