@@ -1,0 +1,287 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+	"github.com/flipbook/terraform-provider-flipbook/internal/planmodifiers"
+)
+
+// This file holds what flipbook_template_collection and flipbook_catalog
+// share: the API can create and read a generated collection but neither
+// update nor delete it, so the two differ only in their sections and in the
+// create call.
+
+// defaultCreateTimeout bounds a generation when timeouts.create is unset.
+const defaultCreateTimeout = 30 * time.Minute
+
+// collectionKind is what differs between the two generated collection types.
+type collectionKind struct {
+	typeSuffix  string // "catalog"
+	noun        string // "catalog", for sentences
+	title       string // "Catalog", for diagnostic summaries
+	description string // the resource's MarkdownDescription
+	sections    func() schema.ListNestedAttribute
+	// create converts the planned sections and queues the generation.
+	create func(ctx context.Context, c *apiclient.Client, sections types.List, title, folder string) (string, diag.Diagnostics, error)
+}
+
+type collectionResource struct {
+	resourceBase
+	kind collectionKind
+}
+
+var (
+	_ resource.ResourceWithConfigure   = (*collectionResource)(nil)
+	_ resource.ResourceWithImportState = (*collectionResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*collectionResource)(nil)
+)
+
+func newCollectionResource(kind collectionKind) resource.Resource {
+	return &collectionResource{resourceBase: resourceBase{typeSuffix: kind.typeSuffix}, kind: kind}
+}
+
+type collectionResourceModel struct {
+	ID       types.String `tfsdk:"id"`
+	Title    types.String `tfsdk:"title"`
+	Folder   types.String `tfsdk:"folder"`
+	Sections types.List   `tfsdk:"sections"`
+	collectionAttrsModel
+	Timeouts timeouts.Value `tfsdk:"timeouts"`
+}
+
+// sectionsPath marks a state written by Terraform: sections is required, so
+// only an import leaves it null.
+var sectionsPath = path.Root("sections")
+
+func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	adopt := planmodifiers.RequiresReplaceUnlessImported(sectionsPath)
+	sections := r.kind.sections()
+	sections.Required = true
+	sections.PlanModifiers = []planmodifier.List{adopt}
+
+	tmo, ok := timeouts.Attributes(ctx, timeouts.Opts{
+		Create: true,
+		CreateDescription: "How long to wait for the generation to finish, such as `\"45m\"`; default `\"30m\"`. " +
+			"A generation still running at the deadline leaves the resource tainted in state with its hash.",
+	}).(schema.SingleNestedAttribute)
+	if !ok {
+		resp.Diagnostics.AddError("Provider Schema Bug", "The timeouts attribute is not a single nested attribute; please report this.")
+		return
+	}
+	tmo.MarkdownDescription = "Operation timeouts. Only `create` applies: the API has no update or delete operation. " +
+		"Changing it never replaces the resource."
+
+	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: r.kind.description + "\n\n" +
+			"The API has no update and no delete operation for generated collections: changing `title`, `folder` or `sections` " +
+			"creates a new collection, and destroying the resource only removes it from Terraform's state (the collection stays " +
+			"in the account). An imported collection adopts the configuration of its first apply without replacement, since the " +
+			"service cannot report the sections it was generated from.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The collection hash. It stays temporary while the collection is `editable`: publishing it " +
+					"issues a new hash, after which this one is gone (import the new one).",
+				Computed:      true,
+				PlanModifiers: stable,
+			},
+			"title": schema.StringAttribute{
+				MarkdownDescription: "The collection's title. Changing it replaces the collection.",
+				Optional:            true,
+				PlanModifiers:       []planmodifier.String{adopt},
+			},
+			"folder": schema.StringAttribute{
+				MarkdownDescription: "The folder to create the collection in, such as `\"Marketing/2026/Spring\"`: up to three " +
+					"levels separated by `/`, no leading or trailing `/`; names use English letters, digits and spaces and begin " +
+					"and end with a letter or digit. Case-insensitive; missing folders are created. Unset means the root folder. " +
+					"Changing it replaces the collection.",
+				Optional:      true,
+				Validators:    []validator.String{folderValidator{}},
+				PlanModifiers: []planmodifier.String{adopt},
+			},
+			"sections": sections,
+			"status": schema.StringAttribute{
+				MarkdownDescription: "The `collectionStatus` as the service reports it, such as `unlisted`, `public`, " +
+					"`editable` or `published` (`processing` while generation runs). Values the spec does not list are kept as they are.",
+				Computed: true,
+			},
+			"page_count": schema.Int64Attribute{
+				MarkdownDescription: "Pages over all items of the collection.",
+				Computed:            true,
+			},
+			"description": schema.StringAttribute{
+				MarkdownDescription: "The collection's description, generated by the service.",
+				Computed:            true,
+			},
+			"cover_image": schema.StringAttribute{
+				MarkdownDescription: "URL of the thumbnail made from the first page of the first item.",
+				Computed:            true,
+			},
+			"direct_link": schema.StringAttribute{
+				MarkdownDescription: "The collection's public link.",
+				Computed:            true,
+				PlanModifiers:       stable,
+			},
+			"created_date": schema.StringAttribute{
+				MarkdownDescription: "Creation date, shaped `YYYY-MM-DD HH:MM:SS`.",
+				Computed:            true,
+				PlanModifiers:       stable,
+			},
+			"publish_date": schema.StringAttribute{
+				MarkdownDescription: "Publication date, shaped `YYYY-MM-DD HH:MM:SS`; null while unpublished.",
+				Computed:            true,
+			},
+			"items": schema.ListNestedAttribute{
+				MarkdownDescription: "The collection's flipbooks: one for a freshly generated collection, more once documents are added.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"flipbook_hash":  schema.StringAttribute{MarkdownDescription: "The flipbook hash.", Computed: true},
+					"title":          schema.StringAttribute{MarkdownDescription: "The flipbook's title.", Computed: true},
+					"description":    schema.StringAttribute{MarkdownDescription: "The flipbook's description.", Computed: true},
+					"page_count":     schema.Int64Attribute{MarkdownDescription: "The flipbook's pages.", Computed: true},
+					"extension":      schema.StringAttribute{MarkdownDescription: "`pdf`, `jpg` or `png`.", Computed: true},
+					"convert_status": schema.StringAttribute{MarkdownDescription: "`PROCESSING`, `COMPLETE` or `FAILED`.", Computed: true},
+				}},
+			},
+			"timeouts": tmo,
+		},
+	}
+}
+
+func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan collectionResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	limit, diags := plan.Timeouts.Create(ctx, defaultCreateTimeout)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+
+	hash, diags, err := r.kind.create(ctx, r.client, plan.Sections, plan.Title.ValueString(), plan.Folder.ValueString())
+	resp.Diagnostics.Append(diags...)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error Creating "+r.kind.title, "creating the "+r.kind.noun, err)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	// Record the hash before waiting: if the generation fails or outlives the
+	// deadline, Terraform keeps the resource (tainted) instead of losing track
+	// of a collection that exists in the account.
+	plan.ID = types.StringValue(hash)
+	started := plan
+	started.nullUnknowns()
+	resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx = tflog.SetField(ctx, "collection_hash", hash)
+	tflog.Info(ctx, "generation queued; waiting for it to finish", map[string]any{"timeout": limit.String()})
+
+	col, err := r.client.WaitForGeneration(ctx, hash, progressLogger(ctx))
+	if err != nil {
+		addAPIError(&resp.Diagnostics, r.kind.title+" Generation Did Not Complete",
+			fmt.Sprintf("waiting for the generation of %s %s (it stays in state, tainted, so that the next apply replaces it)", r.kind.noun, hash), err)
+		return
+	}
+	resp.Diagnostics.Append(plan.fill(col)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *collectionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state collectionResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hash := state.ID.ValueString()
+	col, err := r.client.GetCollection(ctx, hash)
+	if apiclient.IsCollectionNotFound(err) {
+		resp.Diagnostics.AddWarning("Flipbook Collection No Longer Exists",
+			fmt.Sprintf("The service no longer knows the %s %s (code 46), so Terraform removed it from state and will plan to "+
+				"create it again. If the collection was published, publishing replaced its temporary hash with a final one: "+
+				"import the new hash (an import block or `terraform import`) to keep managing it instead.", r.kind.noun, hash))
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error Reading "+r.kind.title, fmt.Sprintf("reading %s %s", r.kind.noun, hash), err)
+		return
+	}
+	resp.Diagnostics.Append(state.fill(col)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update only runs when nothing requires replacement: a changed timeouts
+// value, or the first configuration of an imported collection. Neither needs
+// an API change; the computed values are refreshed.
+func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan collectionResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hash := plan.ID.ValueString()
+	col, err := r.client.GetCollection(ctx, hash)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "Error Reading "+r.kind.title, fmt.Sprintf("reading %s %s", r.kind.noun, hash), err)
+		return
+	}
+	resp.Diagnostics.Append(plan.fill(col)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete removes the resource from state only: the API cannot delete a
+// collection.
+func (r *collectionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var hash types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &hash)...)
+	resp.Diagnostics.AddWarning("Flipbook Collection Kept In The Account", r.keptDetail(hash.ValueString()))
+}
+
+func (r *collectionResource) keptDetail(hash string) string {
+	return fmt.Sprintf("The Flipbook API cannot delete a collection, so Terraform only removed the %s %s from its state; "+
+		"the collection stays in the account. Delete it in the Flipbook web application if it is no longer needed.", r.kind.noun, hash)
+}
+
+// ModifyPlan says at plan time what destroy and adoption will and will not do.
+func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() {
+		return
+	}
+	if req.Plan.Raw.IsNull() {
+		var hash types.String
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &hash)...)
+		resp.Diagnostics.AddWarning("Destroy Keeps The Flipbook Collection", r.keptDetail(hash.ValueString()))
+		return
+	}
+	var stateSections types.List
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, sectionsPath, &stateSections)...)
+	if stateSections.IsNull() {
+		tflog.Info(ctx, "adopting the configuration of an imported collection without replacement")
+	}
+}
+
+func (r *collectionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
