@@ -12,7 +12,8 @@ import (
 //     left: include keeps the products that match the block, exclude removes
 //     them. A block matches when all of its conditions hold ("all") or at
 //     least one does ("any").
-//  2. sortBy sorts stably (ties keep the source order), first key primary. See compareKey.
+//  2. sortBy sorts stably (ties keep the source order), first key primary;
+//     see compareKey.
 //  3. groupBy gathers products with equal values of a field, outermost level
 //     first, groups in the order in which their first product appears after
 //     sorting (so sorting by the grouped field orders the groups too), the
