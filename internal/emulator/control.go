@@ -135,7 +135,6 @@ func (e *Emulator) Publish(hash string) (string, error) {
 	e.cols[c.Hash] = c
 	if c.Status == "editable" {
 		c.Status = "unlisted"
-		c.GenFailed = false
 	}
 	c.PublishedAt = now
 	e.changed()
