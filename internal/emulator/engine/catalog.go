@@ -213,7 +213,7 @@ func sortBy(c *checker, path string, v any) []sortKey {
 				c.add(opath, "must be \"asc\", \"desc\" or an array of values, got %q", o)
 			}
 		case []any:
-			values, _ := c.stringList(opath, o)
+			values := c.stringList(opath, o)
 			if len(o) == 0 {
 				c.add(opath, "a custom order must list at least one value")
 			}
@@ -312,7 +312,7 @@ func parseCondition(c *checker, path string, v any) (condition, bool) {
 			c.add(vpath, "operator %q needs an array of strings, got %s", op, jsonType(val))
 			break
 		}
-		values, _ := c.stringList(vpath, list)
+		values := c.stringList(vpath, list)
 		if len(list) == 0 {
 			c.add(vpath, "operator %q needs at least one value", op)
 		}

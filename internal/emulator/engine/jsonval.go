@@ -211,22 +211,21 @@ func integer(v any) (int, bool) {
 	return i, err == nil
 }
 
-// stringList returns v as a list of strings, reporting each non-string entry.
-func (c *checker) stringList(path string, v any) ([]string, bool) {
+// stringList returns v's string entries, reporting v if it is not an array
+// and each entry that is not a string.
+func (c *checker) stringList(path string, v any) []string {
 	a, ok := c.array(path, v)
 	if !ok {
-		return nil, false
+		return nil
 	}
 	out := make([]string, 0, len(a))
-	good := true
 	for i, e := range a {
 		s, ok := e.(string)
 		if !ok {
 			c.add(index(path, i), "must be a string, got %s", jsonType(e))
-			good = false
 			continue
 		}
 		out = append(out, s)
 	}
-	return out, good
+	return out
 }
