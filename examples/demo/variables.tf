@@ -1,5 +1,5 @@
 variable "brands" {
   description = "Brands the demo catalog keeps."
   type        = list(string)
-  default     = ["Acme", "Stride"]
+  default     = ["Acme", "Bolt"]
 }

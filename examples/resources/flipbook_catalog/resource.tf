@@ -19,7 +19,7 @@ resource "flipbook_catalog" "example" {
         mode = "include"
         conditions = [
           { field = "price", operator = "between", values = ["10", "99.5"] },
-          { field = "brand", operator = "in", values = ["Acme", "Stride"] },
+          { field = "brand", operator = "in", values = ["Acme", "Bolt"] },
         ]
       },
       {
@@ -27,7 +27,7 @@ resource "flipbook_catalog" "example" {
         mode  = "exclude"
         match = "any"
         conditions = [
-          { field = "sku", operator = "in", values = ["A1", "B2"] },
+          { field = "sku", operator = "in", values = ["B03", "B07"] },
           { field = "brand", operator = "contains", value = "Outlet" },
         ]
       },
