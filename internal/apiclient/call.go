@@ -32,6 +32,7 @@ type attemptResult struct {
 	err        error // transport error or *DecodeError
 	sent       bool  // the request may have reached the service
 	touched    bool  // the Upload's reader was read
+	local      bool  // failed on this side (the Upload's reader): final, not ambiguous
 }
 
 // emptyBody is the body of a mutating GET. A request with a non-nil body
@@ -89,6 +90,11 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 			return nil
 		}
 		if !retry {
+			if ctxErr := ctx.Err(); ctxErr != nil && lastErr != nil && !IsOutcomeUnknown(finalErr) {
+				// The deadline cut a retry short: the failure worth reporting
+				// is the one that caused the retries.
+				return fmt.Errorf("%w; stopped retrying after %d attempts: %w", lastErr, attempt, ctxErr)
+			}
 			if retryable && attempt > 1 {
 				return fmt.Errorf("%w (gave up after %d attempts)", finalErr, attempt)
 			}
@@ -104,6 +110,9 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 // classify turns an attempt into the error to return (nil on success) and
 // whether trying again is safe and useful.
 func (c *Client) classify(ctx context.Context, req *request, res attemptResult, red *redactor, out any) (error, bool) {
+	if res.local {
+		return res.err, false
+	}
 	if res.err != nil {
 		var de *DecodeError
 		isDecode := errors.As(res.err, &de)
@@ -169,6 +178,16 @@ func (c *Client) attempt(ctx context.Context, req *request, params map[string]st
 		res.touched = mp.fileTouched()
 	}
 	if err != nil {
+		if mp != nil {
+			mp.finish()
+			if lerr := mp.localFailure(); lerr != nil {
+				// The upload's own reader failed: the body never completed,
+				// so the service cannot have acted on it.
+				res.local = true
+				res.err = fmt.Errorf("flipbook API %s: reading the upload failed, nothing was sent: %w", req.action, lerr)
+				return res
+			}
+		}
 		res.err = red.redactError(err)
 		res.sent = sent.Load()
 		return res

@@ -222,7 +222,7 @@ func parseBaseURL(field, raw string, allowInsecure bool) (*url.URL, error) {
 		return nil, &ConfigError{Field: field, Reason: fmt.Sprintf("%q must end in /v1/ (the API version segment)", shown)}
 	}
 	if u.Scheme == "http" && !allowInsecure && !isLoopbackHost(u.Hostname()) {
-		return nil, &InsecureURLError{Field: field, URL: shown}
+		return nil, &InsecureURLError{Field: field, URL: withoutUserinfo(u)}
 	}
 	return u, nil
 }

@@ -8,10 +8,12 @@ import (
 	"mime"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httptrace"
 	"net/url"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -211,4 +213,15 @@ func (l *recordingLogger) all() []logEvent {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return append([]logEvent(nil), l.events...)
+}
+
+// withReuseProbe records whether a request ran on a reused connection.
+func withReuseProbe(ctx context.Context, reused *atomic.Bool) context.Context {
+	return httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
+		GotConn: func(info httptrace.GotConnInfo) {
+			if info.Reused {
+				reused.Store(true)
+			}
+		},
+	})
 }

@@ -7,9 +7,9 @@ import (
 
 func TestTolerantScalars(t *testing.T) {
 	tests := []struct {
-		in   string
-		i    Int
-		b    Bool
+		in string
+		i  Int
+		b  Bool
 	}{
 		{`1`, NewInt(1), NewBool(true)},
 		{`"1"`, NewInt(1), NewBool(true)},

@@ -29,9 +29,10 @@ type multipartBody struct {
 	fields map[string]string
 	file   *Upload
 
-	once    sync.Once
-	started atomic.Bool
-	done    chan struct{}
+	once     sync.Once
+	started  atomic.Bool
+	done     chan struct{}
+	writeErr error // set before done closes
 }
 
 func newMultipartBody(fields map[string]string, file *Upload) *multipartBody {
@@ -59,6 +60,15 @@ func (b *multipartBody) Close() error {
 	return b.pr.CloseWithError(errBodyAbandoned)
 }
 
+// localFailure is the error of reading the Upload, if that is what ended
+// the request; it is only meaningful after finish.
+func (b *multipartBody) localFailure() error {
+	if errors.Is(b.writeErr, io.ErrClosedPipe) || errors.Is(b.writeErr, errBodyAbandoned) {
+		return nil
+	}
+	return b.writeErr
+}
+
 // fileTouched reports whether the Upload may have been read.
 func (b *multipartBody) fileTouched() bool { return b.started.Load() && b.file != nil }
 
@@ -74,7 +84,8 @@ func (b *multipartBody) start() {
 	b.started.Store(true)
 	go func() {
 		defer close(b.done)
-		b.pw.CloseWithError(b.write())
+		b.writeErr = b.write()
+		b.pw.CloseWithError(b.writeErr)
 	}()
 }
 
