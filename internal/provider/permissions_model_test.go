@@ -13,7 +13,7 @@ func teammateEmail(e string) permissionEntry {
 	return permissionEntry{Type: "teammate", HasType: true, Email: e, HasEmail: true}
 }
 
-func entry(typ, email, group string) permissionEntry {
+func permEntry(typ, email, group string) permissionEntry {
 	return permissionEntry{Type: typ, HasType: typ != "", Email: email, HasEmail: email != "", Group: group, HasGroup: group != ""}
 }
 
@@ -25,25 +25,25 @@ func TestValidatePermissions(t *testing.T) {
 		want []string
 	}{
 		{"empty list is valid", nil, nil},
-		{"bare teammate", []permissionEntry{entry("teammate", "", "")}, nil},
-		{"teammate email and group entries", []permissionEntry{entry("teammate", "ana@example.com", ""), entry("teammate", "", "Sales")}, nil},
-		{"otp with email", []permissionEntry{entry("otp", "x@example.org", "")}, nil},
-		{"sso bare and group", []permissionEntry{entry("sso", "", ""), entry("sso", "", "Partners")}, nil},
-		{"unknown type", []permissionEntry{entry("user", "", "")}, []string{"0/type: one of teammate, otp, sso"}},
-		{"mixed types", []permissionEntry{entry("teammate", "", ""), entry("sso", "", "")}, []string{"-1/: mixes teammate, sso"}},
-		{"email and group together", []permissionEntry{entry("teammate", "ana@example.com", "Sales")}, []string{"0/: both email and group"}},
-		{"otp without email", []permissionEntry{entry("otp", "", "")}, []string{"0/email: requires an email"}},
-		{"otp with group", []permissionEntry{entry("otp", "", "Sales")}, []string{"0/group: takes no group", "0/email: requires an email"}},
-		{"sso with email", []permissionEntry{entry("sso", "ana@example.com", "")}, []string{"0/email: takes no email"}},
-		{"bad email", []permissionEntry{entry("teammate", "ana@", "")}, []string{"0/email: not an email address"}},
-		{"email without dot domain", []permissionEntry{entry("otp", "ana@localhost", "")}, []string{"0/email: not an email address"}},
+		{"bare teammate", []permissionEntry{permEntry("teammate", "", "")}, nil},
+		{"teammate email and group entries", []permissionEntry{permEntry("teammate", "ana@example.com", ""), permEntry("teammate", "", "Sales")}, nil},
+		{"otp with email", []permissionEntry{permEntry("otp", "x@example.org", "")}, nil},
+		{"sso bare and group", []permissionEntry{permEntry("sso", "", ""), permEntry("sso", "", "Partners")}, nil},
+		{"unknown type", []permissionEntry{permEntry("user", "", "")}, []string{"0/type: one of teammate, otp, sso"}},
+		{"mixed types", []permissionEntry{permEntry("teammate", "", ""), permEntry("sso", "", "")}, []string{"-1/: mixes teammate, sso"}},
+		{"email and group together", []permissionEntry{permEntry("teammate", "ana@example.com", "Sales")}, []string{"0/: both email and group"}},
+		{"otp without email", []permissionEntry{permEntry("otp", "", "")}, []string{"0/email: requires an email"}},
+		{"otp with group", []permissionEntry{permEntry("otp", "", "Sales")}, []string{"0/group: takes no group", "0/email: requires an email"}},
+		{"sso with email", []permissionEntry{permEntry("sso", "ana@example.com", "")}, []string{"0/email: takes no email"}},
+		{"bad email", []permissionEntry{permEntry("teammate", "ana@", "")}, []string{"0/email: not an email address"}},
+		{"email without dot domain", []permissionEntry{permEntry("otp", "ana@localhost", "")}, []string{"0/email: not an email address"}},
 		{"empty group", []permissionEntry{{Type: "teammate", HasType: true, HasGroup: true}}, []string{"0/group: must not be empty"}},
 		{"empty email", []permissionEntry{{Type: "teammate", HasType: true, HasEmail: true}}, []string{"0/email: not an email address"}},
 		{"duplicate ignoring case", []permissionEntry{teammateEmail("Ana@Example.com"), teammateEmail("ana@example.com")},
 			[]string{"1/: duplicates"}},
-		{"groups differ by case are distinct", []permissionEntry{entry("teammate", "", "Sales"), entry("teammate", "", "sales")}, nil},
+		{"groups differ by case are distinct", []permissionEntry{permEntry("teammate", "", "Sales"), permEntry("teammate", "", "sales")}, nil},
 		{"unknown entry skipped", []permissionEntry{{Type: "otp", HasType: true, Unknown: true}}, nil},
-		{"unknown entry still counts for one type", []permissionEntry{{Type: "otp", HasType: true, Unknown: true}, entry("sso", "", "")},
+		{"unknown entry still counts for one type", []permissionEntry{{Type: "otp", HasType: true, Unknown: true}, permEntry("sso", "", "")},
 			[]string{"-1/: mixes otp, sso"}},
 	}
 	for _, tc := range cases {
@@ -80,7 +80,7 @@ func TestValidEmail(t *testing.T) {
 }
 
 func TestPermissionsToAPI(t *testing.T) {
-	in := []permissionEntry{entry("teammate", "ana@example.com", ""), entry("teammate", "", "Sales")}
+	in := []permissionEntry{permEntry("teammate", "ana@example.com", ""), permEntry("teammate", "", "Sales")}
 	got := permissionsToAPI(in, true)
 	want := []apiclient.Permission{
 		{Type: "teammate", Email: "ana@example.com", NotifyViaEmail: true},
@@ -115,7 +115,7 @@ func TestPermissionsFromAPIKeepsConfiguredCase(t *testing.T) {
 		t.Fatalf("spelling borrowed across types: %+v", got)
 	}
 	got = permissionsFromAPI([]apiclient.Permission{{Type: "sso"}, {Type: "sso", Group: "Partners"}}, nil)
-	if !reflect.DeepEqual(got, []permissionEntry{entry("sso", "", ""), entry("sso", "", "Partners")}) {
+	if !reflect.DeepEqual(got, []permissionEntry{permEntry("sso", "", ""), permEntry("sso", "", "Partners")}) {
 		t.Fatalf("got %+v", got)
 	}
 }
@@ -124,8 +124,8 @@ func TestSkippedPermissions(t *testing.T) {
 	sent := []permissionEntry{
 		teammateEmail("Ana@Example.com"),
 		teammateEmail("eve@example.com"),
-		entry("teammate", "", "Nope"),
-		entry("teammate", "", "Sales"),
+		permEntry("teammate", "", "Nope"),
+		permEntry("teammate", "", "Sales"),
 	}
 	saved := []apiclient.Permission{{Type: "teammate", Email: "ana@example.com"}, {Type: "teammate", Group: "Sales"}}
 	got := skippedPermissions(sent, saved)
@@ -144,7 +144,7 @@ func TestSkippedPermissions(t *testing.T) {
 			t.Errorf("detail lacks %q:\n%s", want, detail)
 		}
 	}
-	if s := skippedPermissions([]permissionEntry{entry("sso", "", "Ghosts")}, nil); len(s) != 1 || !strings.Contains(s[0].Reason, "SSO group") {
+	if s := skippedPermissions([]permissionEntry{permEntry("sso", "", "Ghosts")}, nil); len(s) != 1 || !strings.Contains(s[0].Reason, "SSO group") {
 		t.Errorf("sso skip = %+v", s)
 	}
 }

@@ -1,0 +1,424 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+var (
+	_ resource.Resource                   = (*collectionPermissionsResource)(nil)
+	_ resource.ResourceWithConfigure      = (*collectionPermissionsResource)(nil)
+	_ resource.ResourceWithImportState    = (*collectionPermissionsResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*collectionPermissionsResource)(nil)
+)
+
+func init() {
+	resourceFactories = append(resourceFactories, newCollectionPermissionsResource)
+}
+
+func newCollectionPermissionsResource() resource.Resource {
+	return &collectionPermissionsResource{resourceBase{typeSuffix: "collection_permissions"}}
+}
+
+// Defaults of the timeouts block: a collection that is still publishing
+// answers 38, and the resource waits for it this long.
+const (
+	defaultPermissionsTimeout = 10 * time.Minute
+	inProgressFirstWait       = time.Second
+	inProgressMaxWait         = 15 * time.Second
+)
+
+type collectionPermissionsResource struct {
+	resourceBase
+}
+
+type collectionPermissionsModel struct {
+	ID             types.String   `tfsdk:"id"`
+	CollectionHash types.String   `tfsdk:"collection_hash"`
+	NotifyViaEmail types.Bool     `tfsdk:"notify_via_email"`
+	Permissions    types.Set      `tfsdk:"permissions"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+// permissionAttrTypes is one access row in Terraform: shared by the resource
+// and the flipbook_permissions data source.
+var permissionAttrTypes = map[string]attr.Type{
+	"type":  types.StringType,
+	"email": types.StringType,
+	"group": types.StringType,
+}
+
+const permissionsRulesMarkdown = "Rules (checked at plan time, as the service applies them): every entry has the same `type`; " +
+	"`email` and `group` never appear together; `otp` needs an `email` and takes no `group`; `sso` takes no `email`; " +
+	"emails are compared ignoring case, and two entries that differ only in the case of the email are duplicates."
+
+func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The private access list of a published, private collection without a password " +
+			"(`collection.setPermissions`). The resource is **authoritative**: the list in the configuration replaces " +
+			"whatever the collection had, rows added outside Terraform show as drift and are removed by the next apply, " +
+			"and destroying the resource removes every access row.\n\n" +
+			"The service silently skips a `teammate` entry naming a group that does not exist or an email that is not an " +
+			"accepted reader, and an `sso` entry naming an unknown SSO group. When that happens the apply fails with an " +
+			"error naming every skipped entry, and the state records the list the service really saved.\n\n" +
+			"A collection still being published answers \"in progress\"; the resource retries until the `create` or " +
+			"`update` timeout (default 10 minutes).\n\n" + permissionsRulesMarkdown,
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The collection hash.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"collection_hash": schema.StringAttribute{
+				MarkdownDescription: "Hash of the collection. It must be published, private and not password-protected. " +
+					"Changing it moves the access list to another collection (the old one's list is emptied).",
+				Required:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"notify_via_email": schema.BoolAttribute{
+				MarkdownDescription: "When `true`, every apply that changes the list asks the service to email the people it " +
+					"grants access to (all accepted readers for a bare `teammate` entry, the group's members or the named " +
+					"recipient otherwise), and they may be emailed again by a later change. It is sent with each change and " +
+					"never read back; changing only this attribute sends nothing. Default `false`.",
+				Optional: true,
+			},
+			"permissions": schema.SetNestedAttribute{
+				MarkdownDescription: "The complete access list; `[]` removes every private access row. " + permissionsRulesMarkdown,
+				Required:            true,
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"type": schema.StringAttribute{
+							MarkdownDescription: "`teammate` (accepted readers of the workspace), `otp` (a one-time passcode " +
+								"sent to `email`) or `sso` (viewers signed in through the workspace's single sign-on).",
+							Required: true,
+						},
+						"email": schema.StringAttribute{
+							MarkdownDescription: "One person: required on `otp`, optional on `teammate` (an accepted reader), " +
+								"not allowed on `sso`. Letter case does not matter.",
+							Optional: true,
+						},
+						"group": schema.StringAttribute{
+							MarkdownDescription: "A workspace group (`teammate`) or SSO group (`sso`); not allowed on `otp`. " +
+								"Names match exactly. Omit both `email` and `group` to grant every reader or SSO viewer.",
+							Optional: true,
+						},
+					},
+				},
+			},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+		},
+	}
+}
+
+func (r *collectionPermissionsResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var set types.Set
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("permissions"), &set)...)
+	if resp.Diagnostics.HasError() || set.IsNull() || set.IsUnknown() {
+		return
+	}
+	entries, elems := entriesFromSet(set, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	addPermissionProblems(&resp.Diagnostics, validatePermissions(entries), elems)
+}
+
+// addPermissionProblems turns rule violations into attribute diagnostics.
+func addPermissionProblems(diags *diag.Diagnostics, problems []permissionProblem, elems []attr.Value) {
+	for _, p := range problems {
+		at := path.Root("permissions")
+		if p.Index >= 0 {
+			at = at.AtSetValue(elems[p.Index])
+			if p.Field != "" {
+				at = at.AtName(p.Field)
+			}
+		}
+		diags.AddAttributeError(at, "Invalid Permission", p.Detail)
+	}
+}
+
+// entriesFromSet reads the permissions set; elems[i] is entries[i]'s
+// Terraform value, for attribute paths.
+func entriesFromSet(set types.Set, diags *diag.Diagnostics) ([]permissionEntry, []attr.Value) {
+	elems := set.Elements()
+	entries := make([]permissionEntry, 0, len(elems))
+	for _, el := range elems {
+		obj, ok := el.(types.Object)
+		if !ok {
+			diags.AddError("Unexpected Permission Value", fmt.Sprintf("Expected an object, got %T. This is a bug in the provider; please report it.", el))
+			return nil, nil
+		}
+		var e permissionEntry
+		for name, v := range obj.Attributes() {
+			s, ok := v.(types.String)
+			if !ok {
+				diags.AddError("Unexpected Permission Value", fmt.Sprintf("Expected a string for %s, got %T. This is a bug in the provider; please report it.", name, v))
+				return nil, nil
+			}
+			if s.IsUnknown() {
+				e.Unknown = true
+				continue
+			}
+			if s.IsNull() {
+				continue
+			}
+			switch name {
+			case "type":
+				e.Type, e.HasType = s.ValueString(), true
+			case "email":
+				e.Email, e.HasEmail = s.ValueString(), true
+			case "group":
+				e.Group, e.HasGroup = s.ValueString(), true
+			}
+		}
+		entries = append(entries, e)
+	}
+	return entries, elems
+}
+
+// permissionObjects converts entries to Terraform objects.
+func permissionObjects(entries []permissionEntry, diags *diag.Diagnostics) []attr.Value {
+	out := make([]attr.Value, 0, len(entries))
+	opt := func(s string, has bool) types.String {
+		if !has {
+			return types.StringNull()
+		}
+		return types.StringValue(s)
+	}
+	for _, e := range entries {
+		obj, d := types.ObjectValue(permissionAttrTypes, map[string]attr.Value{
+			"type":  types.StringValue(e.Type),
+			"email": opt(e.Email, e.HasEmail),
+			"group": opt(e.Group, e.HasGroup),
+		})
+		diags.Append(d...)
+		out = append(out, obj)
+	}
+	return out
+}
+
+func setFromEntries(entries []permissionEntry, diags *diag.Diagnostics) types.Set {
+	s, d := types.SetValue(types.ObjectType{AttrTypes: permissionAttrTypes}, permissionObjects(entries, diags))
+	diags.Append(d...)
+	return s
+}
+
+func (r *collectionPermissionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan collectionPermissionsModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultPermissionsTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	plan.ID = plan.CollectionHash
+	r.apply(ctx, &plan, "Error Setting Collection Permissions", &resp.Diagnostics)
+	if plan.Permissions.IsNull() {
+		return // nothing was saved
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *collectionPermissionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state collectionPermissionsModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.ID = plan.CollectionHash
+	if plan.Permissions.Equal(state.Permissions) {
+		// Only notify_via_email or timeouts changed: sending the same list
+		// again would change nothing but could email everyone.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	timeout, d := plan.Timeouts.Update(ctx, defaultPermissionsTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	r.apply(ctx, &plan, "Error Updating Collection Permissions", &resp.Diagnostics)
+	if plan.Permissions.IsNull() {
+		// Nothing was saved: keep the prior state, not the plan the
+		// framework starts the new state from.
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// apply sends the planned list and leaves in m.Permissions what the service
+// saved (null when the call failed). Skipped entries are an error, reported
+// alongside the saved list so that state tells the truth.
+func (r *collectionPermissionsResource) apply(ctx context.Context, m *collectionPermissionsModel, summary string, diags *diag.Diagnostics) {
+	entries, _ := entriesFromSet(m.Permissions, diags)
+	if diags.HasError() {
+		return
+	}
+	hash := m.CollectionHash.ValueString()
+	saved, err := r.setPermissions(ctx, hash, permissionsToAPI(entries, m.NotifyViaEmail.ValueBool()))
+	if err != nil {
+		m.Permissions = types.SetNull(types.ObjectType{AttrTypes: permissionAttrTypes})
+		addPermissionsAPIError(diags, summary, "replacing the access list of collection "+hash, err)
+		return
+	}
+	m.Permissions = setFromEntries(permissionsFromAPI(saved, entries), diags)
+	if skipped := skippedPermissions(entries, saved); len(skipped) > 0 {
+		diags.AddAttributeError(path.Root("permissions"), "Access List Entries Skipped", describeSkipped(skipped))
+	}
+}
+
+// setPermissions calls collection.setPermissions, waiting out code 38 (the
+// collection is still being published) until ctx ends.
+func (r *collectionPermissionsResource) setPermissions(ctx context.Context, hash string, perms []apiclient.Permission) ([]apiclient.Permission, error) {
+	wait := inProgressFirstWait
+	for attempt := 1; ; attempt++ {
+		saved, err := r.client.SetPermissions(ctx, hash, perms)
+		if err == nil || !apiclient.IsInProgress(err) {
+			return saved, err
+		}
+		tflog.Info(ctx, "collection still in progress; waiting before setting permissions again", map[string]any{
+			"collection_hash": hash, "attempt": attempt, "wait": wait.String(),
+		})
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, fmt.Errorf("%w (the collection was still in progress after %d attempts: %w)", ctx.Err(), attempt, err)
+		case <-t.C:
+		}
+		wait = min(2*wait, inProgressMaxWait)
+	}
+}
+
+// addPermissionsAPIError is addAPIError with advice for the
+// permission-specific answers the generic advice cannot know.
+func addPermissionsAPIError(diags *diag.Diagnostics, summary, doing string, err error) {
+	var ae *apiclient.APIError
+	if !errors.As(err, &ae) {
+		addAPIError(diags, summary, doing, err)
+		return
+	}
+	msgs := strings.Join(append([]string{ae.Message}, ae.Errors...), "\n")
+	var advice string
+	switch {
+	case strings.Contains(msgs, "OTP permissions are not available"):
+		advice = "The account's plan does not include one-time-passcode (otp) access. Upgrade the plan, or use teammate entries."
+	case strings.Contains(msgs, "SSO permissions are not available"):
+		advice = "The account's plan does not include single sign-on (sso) access. Upgrade the plan, or use teammate or otp entries."
+	case strings.Contains(msgs, "SSO is not enabled"):
+		advice = "Single sign-on is on the plan but not enabled for this workspace. Enable SSO in the workspace settings, then apply again."
+	case ae.Code == apiclient.CodeNotEligible:
+		diags.AddAttributeError(path.Root("collection_hash"), summary, fmt.Sprintf(
+			"The provider failed while %s: %s.\n\nAn access list can be set only on a collection that is all three of:\n"+
+				"  - published (not editable),\n  - private,\n  - not password-protected.\n"+
+				"Change the collection's access settings in the service, then apply again.", doing, err))
+		return
+	}
+	if advice == "" {
+		addAPIError(diags, summary, doing, err)
+		return
+	}
+	diags.AddAttributeError(path.Root("permissions"), summary, fmt.Sprintf("The provider failed while %s: %s.\n\n%s", doing, err, advice))
+}
+
+func (r *collectionPermissionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state collectionPermissionsModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hash := state.CollectionHash.ValueString()
+	if hash == "" {
+		hash = state.ID.ValueString()
+	}
+	saved, err := r.client.GetPermissions(ctx, hash)
+	switch {
+	case apiclient.IsCollectionNotFound(err):
+		resp.Diagnostics.AddWarning("Collection No Longer Exists", fmt.Sprintf(
+			"Collection %s does not exist any more (a publish gives a collection a new hash), so its access list was removed "+
+				"from the state. Point collection_hash at the collection's current hash.", hash))
+		resp.State.RemoveResource(ctx)
+		return
+	case apiclient.IsNotEligible(err):
+		resp.Diagnostics.AddWarning("Collection No Longer Takes An Access List", fmt.Sprintf(
+			"Collection %s is no longer published, private and without a password, so it has no access list to manage; "+
+				"the list was removed from the state. Restore those settings and apply to set it again.", hash))
+		resp.State.RemoveResource(ctx)
+		return
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "Error Reading Collection Permissions", "reading the access list of collection "+hash, err)
+		return
+	}
+	var prior []permissionEntry
+	if !state.Permissions.IsNull() && !state.Permissions.IsUnknown() {
+		prior, _ = entriesFromSet(state.Permissions, &resp.Diagnostics)
+	}
+	state.ID = types.StringValue(hash)
+	state.CollectionHash = types.StringValue(hash)
+	state.Permissions = setFromEntries(permissionsFromAPI(saved, prior), &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state collectionPermissionsModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := state.Timeouts.Delete(ctx, defaultPermissionsTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	hash := state.CollectionHash.ValueString()
+	_, err := r.setPermissions(ctx, hash, []apiclient.Permission{})
+	switch {
+	case err == nil, apiclient.IsCollectionNotFound(err), apiclient.IsForbidden(err):
+		// Gone or deleted: no access list is left to remove.
+	case apiclient.IsNotEligible(err):
+		resp.Diagnostics.AddWarning("Access List Not Removed", fmt.Sprintf(
+			"Collection %s is no longer published, private and without a password, so the service refused to empty its "+
+				"access list; the resource was removed from the state. Rows may reappear if the collection becomes private again.", hash))
+	default:
+		addPermissionsAPIError(&resp.Diagnostics, "Error Removing Collection Permissions", "emptying the access list of collection "+hash, err)
+	}
+}
+
+func (r *collectionPermissionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if strings.TrimSpace(req.ID) == "" {
+		resp.Diagnostics.AddError("Invalid Import ID", "Import flipbook_collection_permissions by the collection hash.")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
+}

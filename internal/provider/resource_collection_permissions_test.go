@@ -1,0 +1,339 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+// apiClient is a client of the emulator with the demo credentials, for
+// changes made "outside Terraform" and for checking what the service holds.
+func (e *testEmulator) apiClient(t *testing.T) *apiclient.Client {
+	t.Helper()
+	c, err := apiclient.New(apiclient.Config{BaseURL: e.BaseURL, UploadURL: e.UploadURL, APIKey: "demo-key", Secret: "demo-secret"})
+	if err != nil {
+		t.Fatalf("building the test client: %v", err)
+	}
+	return c
+}
+
+// permissionsText renders an access list order-insensitively, for
+// comparisons.
+func permissionsText(ps []apiclient.Permission) string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, fmt.Sprintf("%s|%s|%s", p.Type, p.Email, p.Group))
+	}
+	slices.Sort(out)
+	return strings.Join(out, ",")
+}
+
+// checkServicePermissions checks the access list the emulator holds.
+func checkServicePermissions(c *apiclient.Client, hash string, want ...apiclient.Permission) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := c.GetPermissions(context.Background(), hash)
+		if err != nil {
+			return err
+		}
+		if permissionsText(got) != permissionsText(want) {
+			return fmt.Errorf("service holds [%s], want [%s]", permissionsText(got), permissionsText(want))
+		}
+		return nil
+	}
+}
+
+func permissionValue(typ, email, group string) knownvalue.Check {
+	opt := func(s string) knownvalue.Check {
+		if s == "" {
+			return knownvalue.Null()
+		}
+		return knownvalue.StringExact(s)
+	}
+	return knownvalue.ObjectExact(map[string]knownvalue.Check{
+		"type": knownvalue.StringExact(typ), "email": opt(email), "group": opt(group),
+	})
+}
+
+func permissionsConfig(e *testEmulator, hash, extra string, entries ...string) string {
+	return e.providerConfig("") + fmt.Sprintf(`
+resource "flipbook_collection_permissions" "test" {
+  collection_hash = %q
+  %s
+  permissions = [%s]
+}
+`, hash, extra, strings.Join(entries, ",\n    "))
+}
+
+func TestAccCollectionPermissions_lifecycle(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	const hash = "pub-private-1"
+	addr := "flipbook_collection_permissions.test"
+	ana := `{ type = "teammate", email = "Ana@Example.com" }`
+	sales := `{ type = "teammate", group = "Sales" }`
+
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             checkServicePermissions(api, hash),
+		Steps: []resource.TestStep{
+			{
+				Config: permissionsConfig(emu, hash, "", ana, sales),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(hash)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetExact([]knownvalue.Check{
+						permissionValue("teammate", "Ana@Example.com", ""),
+						permissionValue("teammate", "", "Sales"),
+					})),
+				},
+				Check: checkServicePermissions(api, hash,
+					apiclient.Permission{Type: "teammate", Email: "Ana@Example.com"},
+					apiclient.Permission{Type: "teammate", Group: "Sales"}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// The same list with the email in other letter case, saved
+				// outside Terraform, is no change.
+				PreConfig: func() {
+					setOutside(t, api, hash, apiclient.Permission{Type: "teammate", Email: "ana@example.com"},
+						apiclient.Permission{Type: "teammate", Group: "Sales"})
+				},
+				Config: permissionsConfig(emu, hash, "", ana, sales),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// A row added and a row removed outside Terraform are drift,
+				// and the apply puts the configured list back.
+				PreConfig: func() {
+					setOutside(t, api, hash, apiclient.Permission{Type: "teammate", Email: "ana@example.com"},
+						apiclient.Permission{Type: "teammate", Email: "ben@example.com"})
+				},
+				Config: permissionsConfig(emu, hash, "", ana, sales),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: checkServicePermissions(api, hash,
+					apiclient.Permission{Type: "teammate", Email: "Ana@Example.com"},
+					apiclient.Permission{Type: "teammate", Group: "Sales"}),
+			},
+			{
+				ResourceName:                         addr,
+				ImportState:                          true,
+				ImportStateId:                        hash,
+				ImportStateVerify:                    true,
+				ImportStateVerifyIdentifierAttribute: "id",
+			},
+			{
+				// A new list with notify_via_email emails whom it grants.
+				Config: permissionsConfig(emu, hash, "notify_via_email = true", `{ type = "teammate", group = "Support" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Support"}),
+					checkNotified(emu, hash, "ben@example.com", "chloe@example.com"),
+				),
+			},
+			{
+				// Changing only notify_via_email sends nothing, so nobody is
+				// emailed again.
+				Config: permissionsConfig(emu, hash, "notify_via_email = false", `{ type = "teammate", group = "Support" }`),
+				Check:  checkNotified(emu, hash, "ben@example.com", "chloe@example.com"),
+			},
+			{
+				// otp: every entry one type; a change of type replaces the list.
+				Config: permissionsConfig(emu, hash, "", `{ type = "otp", email = "guest@partner.org" }`),
+				Check:  checkServicePermissions(api, hash, apiclient.Permission{Type: "otp", Email: "guest@partner.org"}),
+			},
+			{
+				Config: permissionsConfig(emu, hash, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetExact([]knownvalue.Check{})),
+				},
+				Check: checkServicePermissions(api, hash),
+			},
+			{
+				Config: permissionsConfig(emu, hash, "", `{ type = "sso", group = "Partners" }`, `{ type = "sso" }`),
+				Check: checkServicePermissions(api, hash,
+					apiclient.Permission{Type: "sso", Group: "Partners"}, apiclient.Permission{Type: "sso"}),
+			},
+		},
+	})
+}
+
+func setOutside(t *testing.T, api *apiclient.Client, hash string, perms ...apiclient.Permission) {
+	t.Helper()
+	if _, err := api.SetPermissions(context.Background(), hash, perms); err != nil {
+		t.Fatalf("changing permissions outside Terraform: %v", err)
+	}
+}
+
+// checkNotified checks who the service emailed about hash, in any order.
+func checkNotified(emu *testEmulator, hash string, want ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		var got []string
+		for _, n := range emu.Emulator.Notifications() {
+			if n.CollectionHash == hash {
+				got = append(got, n.Email)
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			return fmt.Errorf("notified %v, want %v", got, want)
+		}
+		return nil
+	}
+}
+
+func TestAccCollectionPermissions_validation(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	cases := []struct {
+		entries []string
+		want    string
+	}{
+		{[]string{`{ type = "teammate" }`, `{ type = "sso" }`}, `mixes (teammate, sso|sso, teammate)`},
+		{[]string{`{ type = "user", email = "ana@example.com" }`}, `type must be one of teammate, otp, sso`},
+		{[]string{`{ type = "teammate", email = "ana@example.com", group = "Sales" }`}, `cannot have both email and group`},
+		{[]string{`{ type = "otp" }`}, `An otp entry requires an email`},
+		{[]string{`{ type = "otp", email = "ana@example.com", group = "Sales" }`}, `An otp entry takes no group`},
+		{[]string{`{ type = "sso", email = "ana@example.com" }`}, `An sso entry takes no email`},
+		{[]string{`{ type = "teammate", email = "ana@example" }`}, `"ana@example" is not an email address`},
+		{[]string{`{ type = "teammate", email = "ana@example.com" }`, `{ type = "teammate", email = "ANA@example.com" }`}, `emails are\s+compared ignoring case`},
+		{[]string{`{ type = "teammate", group = "" }`}, `group must not be empty`},
+	}
+	var steps []resource.TestStep
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{
+			Config:      permissionsConfig(emu, "pub-private-1", "", c.entries...),
+			ExpectError: regexp.MustCompile(`(?s)Invalid Permission.*` + c.want),
+		})
+	}
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	if reqs := emu.Emulator.Requests(); len(reqs) != 0 {
+		t.Fatalf("plan-time validation made API calls: %v", reqs)
+	}
+}
+
+func TestAccCollectionPermissions_skippedEntries(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	const hash = "pub-private-1"
+	addr := "flipbook_collection_permissions.test"
+	sales := `{ type = "teammate", group = "Sales" }`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: permissionsConfig(emu, hash, "", sales)},
+			{
+				// eve has not accepted her invitation and there is no group
+				// Nope: the service saves only Sales and says nothing.
+				Config: permissionsConfig(emu, hash, "", sales, `{ type = "teammate", email = "eve@example.com" }`,
+					`{ type = "teammate", group = "Nope" }`),
+				ExpectError: regexp.MustCompile(`(?s)Access List Entries Skipped.*skipped 2 of its entries.*` +
+					`(email = "eve@example.com"[^\n]*not an accepted reader.*group = "Nope"[^\n]*no group named|` +
+					`group = "Nope"[^\n]*no group named.*email = "eve@example.com"[^\n]*not an accepted reader)`),
+			},
+			{
+				// The state recorded what was saved: the list that names only
+				// Sales is no change.
+				Config: permissionsConfig(emu, hash, "", sales),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetExact([]knownvalue.Check{
+						permissionValue("teammate", "", "Sales"),
+					})),
+				},
+				Check: checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
+			},
+		},
+	})
+}
+
+func TestAccCollectionPermissions_notEligible(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	wantErr := regexp.MustCompile(`(?s)code 48.*published \(not editable\),\s+- private,\s+- not password-protected`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: permissionsConfig(emu, "pub-public-1", "", `{ type = "teammate" }`), ExpectError: wantErr},
+			{Config: permissionsConfig(emu, "pub-password-1", "", `{ type = "teammate" }`), ExpectError: wantErr},
+			{Config: permissionsConfig(emu, "draft-1", "", `{ type = "teammate" }`), ExpectError: wantErr},
+		},
+	})
+}
+
+func TestAccCollectionPermissions_planFeatures(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	cfg := fmt.Sprintf(`
+provider "flipbook" {
+  api_key    = "other-key"
+  api_secret = "other-secret"
+  base_url   = %q
+  upload_url = %q
+}
+resource "flipbook_collection_permissions" "test" {
+  collection_hash = "other-private-1"
+  permissions     = [{ type = "otp", email = "guest@partner.org" }]
+}
+`, emu.BaseURL, emu.UploadURL)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      cfg,
+			ExpectError: regexp.MustCompile(`(?s)OTP permissions are not available on your plan.*does not include\s+one-time-passcode`),
+		}},
+	})
+}
+
+// A collection still being generated answers 38; the resource waits until
+// generation ends instead of failing.
+func TestAccCollectionPermissions_waitsWhileInProgress(t *testing.T) {
+	// Parallel first, so that the generation starts only when the test
+	// really runs (resource.Test below, since ParallelTest would pause it).
+	t.Parallel()
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	emu.Emulator.SetGenerationDelay(5 * time.Second)
+	hash, err := api.CreateFromTemplate(context.Background(), apiclient.CreateFromTemplateInput{
+		Title:    "Generating",
+		Sections: []apiclient.Section{{Type: apiclient.SectionStatic, Templates: []apiclient.TemplateRef{{TemplateHash: "tpl-cover"}}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: permissionsConfig(emu, hash, "", `{ type = "teammate", group = "Sales" }`),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
+				func(*terraform.State) error {
+					if n := emu.Emulator.Requests()[apiclient.ActionSetPermissions]["38"]; n == 0 {
+						return fmt.Errorf("setPermissions never met code 38 (requests %v): the test did not exercise the wait",
+							emu.Emulator.Requests()[apiclient.ActionSetPermissions])
+					}
+					return nil
+				},
+			),
+		}},
+	})
+}
