@@ -258,3 +258,13 @@ func (c *testClient) waitFor(hash string, cond func(map[string]any) bool) map[st
 		time.Sleep(30 * time.Millisecond)
 	}
 }
+
+// decodeQuiet is decode for goroutines: the code, or -1.
+func decodeQuiet(resp *http.Response) int {
+	defer resp.Body.Close()
+	var env envelope
+	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&env) != nil {
+		return -1
+	}
+	return env.Code
+}
