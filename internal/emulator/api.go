@@ -235,6 +235,11 @@ func (c *call) answer() (reply, format) {
 	if q.malformed != "" {
 		return invalid("Malformed request: "+q.malformed, "request: "+q.malformed), fm
 	}
+	if q.abandoned {
+		// The parameters after the file were never read: nothing to
+		// authenticate, only the size to report.
+		return fail(34), fm
+	}
 	if f, problem := requestedFormat(q); problem == nil {
 		fm = f
 	}

@@ -1,8 +1,10 @@
 package emulator
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -92,4 +94,51 @@ func TestWrongMethodAndAddress(t *testing.T) {
 			t.Errorf("%s %s %s: got %d %s", tc.method, tc.base, tc.action, env.Code, env.Status)
 		}
 	}
+}
+
+func TestGenerationValidation(t *testing.T) {
+	srv, c := startTest(t, nil)
+	before := len(srv.Emulator.Collections())
+	env := c.post(map[string]string{"action": "collection.createFromTemplate", "sections": `[{"sectionType":"blank"}]`, "folder": "/Bad//Folder/"})
+	wantCode(t, env, 40, "Bad Request")
+	var d struct {
+		Message string
+		Errors  []string
+	}
+	env.into(t, &d)
+	if d.Message != "Validation failed" || len(d.Errors) < 2 || !strings.HasPrefix(d.Errors[0], "folder") || !strings.HasPrefix(d.Errors[len(d.Errors)-1], "sections") {
+		t.Fatalf("validation data %+v", d)
+	}
+	env = c.post(map[string]string{"action": "collection.createCatalog", "sections": staticSections})
+	wantCode(t, env, 40, "Bad Request")
+	env = c.post(map[string]string{"action": "collection.createCatalog", "sections": `[{"sectionType":"feed","sources":[{"sourceHash":"feed-nope"}],"templates":[{"templateHash":"tpl-product"}]}]`})
+	wantCode(t, env, 40, "Bad Request")
+	if len(srv.Emulator.Collections()) != before {
+		t.Fatal("a rejected generation created a collection")
+	}
+}
+
+// The base addresses answer without their trailing slash too, and POST
+// parameters may come as multipart form fields.
+func TestAddressesAndBodies(t *testing.T) {
+	srv, c := startTest(t, nil)
+	env := decode(t, c.raw(http.MethodGet, strings.TrimSuffix(srv.BaseURL, "/"), c.signed(get("collection.getCollection", "pub-private-1"))))
+	wantCode(t, env, 20, "OK")
+	resp, err := c.hc.Do(c.uploadRequest(srv.BaseURL, map[string]string{"action": "collection.createFromTemplate", "sections": staticSections}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, decode(t, resp), 20, "OK")
+	// The file part is not signed: the same fields with another file still pass.
+	p := get("flipbook.add", "pub-private-1")
+	wantCode(t, c.upload(p, filePart{"one.pdf", bytes.NewReader(minimalPDF(1))}), 20, "OK")
+	wantCode(t, c.upload(p, filePart{"two.pdf", bytes.NewReader(minimalPDF(2))}), 20, "OK")
+	// A POST of a GET action with a JSON body is still a wrong method.
+	req, _ := http.NewRequest(http.MethodPost, srv.BaseURL+"?"+values(c.signed(get("collection.getCollection", "pub-private-1"))).Encode(), strings.NewReader("{}"))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err = c.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, decode(t, resp), 40, "Bad Request")
 }

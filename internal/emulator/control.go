@@ -74,12 +74,7 @@ func (e *Emulator) view(c *collection, now time.Time) CollectionView {
 		v.Sections = append(json.RawMessage(nil), c.Sections...)
 	}
 	for _, it := range c.Items {
-		st := e.renderItem(c, it, now)
-		status, _ := st[5].v.(string)
-		if c.processing(now) {
-			status = "PROCESSING"
-		}
-		v.Items = append(v.Items, ItemView{FlipbookHash: it.Hash, Title: it.Title, Description: it.Description, PageCount: it.PageCount, ConvertStatus: status})
+		v.Items = append(v.Items, ItemView{FlipbookHash: it.Hash, Title: it.Title, Description: it.Description, PageCount: it.PageCount, ConvertStatus: c.convertStatus(it, now)})
 	}
 	for _, p := range c.Permissions {
 		v.Permissions = append(v.Permissions, PermissionView(p))

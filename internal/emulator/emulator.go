@@ -405,6 +405,18 @@ func (c *collection) flipbookStatus(now time.Time) string {
 	return "complete"
 }
 
+// convertStatus is an item's convertStatus now: FAILED when the generation
+// failed, PROCESSING until its generation or conversion ends.
+func (c *collection) convertStatus(it *item, now time.Time) string {
+	switch {
+	case c.GenFailed:
+		return "FAILED"
+	case c.processing(now), now.Before(it.ReadyAt):
+		return "PROCESSING"
+	}
+	return "COMPLETE"
+}
+
 // visibleItems are the items the API shows: none while generating.
 func (c *collection) visibleItems(now time.Time) []*item {
 	if c.processing(now) {

@@ -142,12 +142,9 @@ func (e *Emulator) renderCollection(c *collection, now time.Time, base string) o
 }
 
 func (e *Emulator) renderItem(c *collection, it *item, now time.Time) obj {
-	status, pages := "COMPLETE", it.PageCount
-	switch {
-	case c.GenFailed:
-		status, pages = "FAILED", 0
-	case now.Before(it.ReadyAt):
-		status = "PROCESSING"
+	pages := it.PageCount
+	if c.GenFailed {
+		pages = 0
 	}
 	return obj{
 		{"flipbookHash", it.Hash},
@@ -155,11 +152,11 @@ func (e *Emulator) renderItem(c *collection, it *item, now time.Time) obj {
 		{"flipbookTitle", it.Title},
 		{"flipbookDescription", it.Description},
 		{"extension", it.Extension},
-		{"convertStatus", status},
+		{"convertStatus", c.convertStatus(it, now)},
 	}
 }
 
-// settingNames are the settings fields in the spec's order, with defaults.
+// settingDefaults are the settings fields in the spec's order, with defaults.
 var settingDefaults = []field{
 	{"collectionWidth", 640},
 	{"collectionHeight", 480},

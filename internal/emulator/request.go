@@ -30,6 +30,9 @@ type apiRequest struct {
 	fileName  string
 	fileParts int
 	tooLarge  bool // a file part went past the size limit
+	// abandoned: an oversized file went on past maxDrainBytes, so the rest
+	// of the body (and any field after the file) was never read.
+	abandoned bool
 }
 
 func (q *apiRequest) get(k string) string { return q.params[k] }
@@ -50,7 +53,8 @@ func (q *apiRequest) close() {
 // readRequest reads the parameters of a call. A multipart body is read as a
 // stream: each file part is copied to a temporary file and never held in
 // memory, and copying stops at limit bytes (the rest is drained, up to
-// maxDrainBytes, so that the answer can still be read by the sender).
+// maxDrainBytes, so that the answer can still be read by the sender; past
+// that the body is abandoned and the call answered 34 at once).
 func readRequest(r *http.Request, limit int64) *apiRequest {
 	q := &apiRequest{method: r.Method, params: map[string]string{}}
 	addValues(q.params, r.URL.Query())
@@ -126,6 +130,9 @@ func (q *apiRequest) readMultipart(r *http.Request, limit int64) error {
 			if err := q.saveFile(part, limit); err != nil {
 				return err
 			}
+			if q.abandoned {
+				break
+			}
 			continue
 		}
 		b, err := io.ReadAll(io.LimitReader(part, maxFieldBytes+1))
@@ -164,9 +171,11 @@ func (q *apiRequest) saveFile(part io.Reader, limit int64) error {
 		if err := f.Truncate(0); err != nil {
 			return errors.New("upload could not be stored: " + err.Error())
 		}
-		if _, err := io.Copy(io.Discard, io.LimitReader(part, maxDrainBytes)); err != nil {
+		n, err := io.Copy(io.Discard, io.LimitReader(part, maxDrainBytes+1))
+		if err != nil {
 			return errors.New("upload could not be read: " + err.Error())
 		}
+		q.abandoned = n > maxDrainBytes
 	}
 	_, err = f.Seek(0, io.SeekStart)
 	return err
