@@ -187,7 +187,10 @@ func (staticSectionRequired) ValidateList(_ context.Context, req validator.ListR
 		if !ok {
 			return
 		}
-		if typ.ValueString() == sectionStatic {
+		// A static section satisfies the rule; an invalid type is reported
+		// by the type's own validator, which runs only when this one is
+		// silent.
+		if typ.ValueString() != sectionBlank {
 			return
 		}
 	}

@@ -159,6 +159,7 @@ func TestStaticSectionRequired(t *testing.T) {
 		{"one static", []types.String{types.StringValue("blank"), types.StringValue("static")}, nil},
 		{"blank only", []types.String{types.StringValue("blank"), types.StringValue("blank")}, []string{"sections"}},
 		{"unknown type may be static", []types.String{types.StringValue("blank"), types.StringUnknown()}, nil},
+		{"invalid type is left to its own validator", []types.String{types.StringValue("blank"), types.StringValue("feed")}, nil},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
