@@ -10,24 +10,23 @@ import (
 // windowLimiter returns a token bucket that admits at most limit requests
 // in any window of the given length (nil when limit is 0: no limit).
 //
-// A bucket with burst b refilled at r per second admits up to b + r·window
-// requests in one window, so a plain "limit per window, burst limit" bucket
-// could let through twice the limit across a window boundary and earn a
-// code 31/32. Here the burst is a tenth of the limit (at least 1) and the
-// refill rate is (limit - burst) per window: b + r·window = limit. The cost
-// is at most 10% of the sustained rate, which is cheaper than a throttle
-// and its backoff. With limit 1 no burst can be subtracted; the bucket
-// then refills one token per window.
+// A bucket with burst b refilled at r tokens per window admits up to
+// b + r - 1 requests in a half-open window [t, t+window) (the way a
+// service counts "requests in the last second/minute"): b at once, then one
+// every window/r. A naive bucket (burst = limit, rate = limit) would admit
+// almost twice the limit across one window and earn a code 31/32. Here the
+// burst is a twentieth of the limit (at least 1) and the refill is
+// limit - burst + 1 per window stretched by 1%, so b + r - 1 <= limit with
+// room for float rounding and a few milliseconds of scheduling jitter. The
+// cost is at most about 6% of the sustained rate, cheaper than a throttle
+// and its backoff. Limits under 40 get burst 1: evenly spaced requests.
 func windowLimiter(limit int, window time.Duration) *rate.Limiter {
 	if limit <= 0 {
 		return nil
 	}
-	burst := max(1, limit/10)
-	refill := limit - burst
-	if refill <= 0 {
-		refill = limit
-	}
-	return rate.NewLimiter(rate.Limit(float64(refill)/window.Seconds()), burst)
+	burst := max(1, limit/20)
+	refill := limit - burst + 1
+	return rate.NewLimiter(rate.Limit(float64(refill)/(1.01*window.Seconds())), burst)
 }
 
 // waitBudget takes one token of each limiter, per-minute first: the
