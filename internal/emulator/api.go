@@ -309,7 +309,7 @@ func (e *Emulator) finish(w http.ResponseWriter, action string, fm format, rep r
 	switch fm.kind {
 	case "xml":
 		var b bytes.Buffer
-		b.WriteString(`<?xml version="1.0" encoding="UTF-8"?>` + "\n<response>")
+		b.WriteString("<response>")
 		writeXML(&b, env)
 		b.WriteString("</response>")
 		body = b.Bytes()
