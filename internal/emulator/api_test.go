@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 const staticSections = `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[{"name":"headline","value":"Hi"}]},{"sectionType":"blank","pageCount":2}]`
@@ -141,4 +142,33 @@ func TestAddressesAndBodies(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantCode(t, decode(t, resp), 40, "Bad Request")
+}
+
+func TestSignatureVector(t *testing.T) {
+	// md5("s" + "a1" + "b2") computed by hand; signature itself is left out.
+	got := Signature("s", map[string]string{"b": "2", "a": "1", "signature": "x"})
+	if got != "08a7d8d97b9242af83cc1971aa352cbe" {
+		t.Fatalf("Signature %s", got)
+	}
+}
+
+// Options.GenerationDelay overrides the fixture's delay.
+func TestGenerationDelayOverride(t *testing.T) {
+	zero := time.Duration(0)
+	srv, err := Start(Options{Fixture: DemoFixture(), GenerationDelay: &zero})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c := newTestClient(t, srv)
+	var created struct{ CollectionHash string }
+	c.post(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections}).into(t, &created)
+	var col map[string]any
+	c.get(get("collection.getCollection", created.CollectionHash)).into(t, &col)
+	if col["collectionStatus"] != "unlisted" {
+		t.Fatalf("with delay 0: %v", col["collectionStatus"])
+	}
+	if _, err := New(Options{GenerationDelay: ptr(-time.Second)}); err == nil {
+		t.Fatal("negative delay accepted")
+	}
 }

@@ -51,6 +51,8 @@
 //
 // Rejected calls spend no rate budget. Codes 30, 40 and 42 carry
 // data.message; validation failures carry data.message and data.errors.
+// An upload whose file runs past 1 GiB is not read further and is answered
+// 34 at once, without authentication (the fields after it were never read).
 //
 // # Rate limits
 //
@@ -92,8 +94,9 @@
 //
 // getPermissions and setPermissions (GET) answer 38 while the collection
 // generates and 48 unless it is published (public, unlisted or published),
-// private and without password. setPermissions then checks the payload with
-// engine.ParsePermissions, then the plan: "OTP permissions are not
+// private and without password. A missing permissions parameter is 30 (the
+// spec allows 30 or 40). setPermissions then checks the payload with
+// engine.ParsePermissions and, only when the payload is valid, the plan: "OTP permissions are not
 // available on your plan", "SSO permissions are not available on your plan"
 // and, on a plan with SSO, "SSO is not enabled for this workspace" (40 with
 // data.errors). Entries are then skipped silently when they name an unknown
@@ -160,9 +163,10 @@
 //
 // setLogo, deleteBackgroundImage, flipbook.add and collection.getStats take
 // format json (default, application/json), jsonp (callback(envelope);,
-// application/javascript) or xml (application/xml):
+// application/javascript) or xml (application/xml, no prolog):
 // <response><code>20</code><status>OK</status><data>…</data></response>
-// with one element per field and arrays as repeated <item> children. The
+// with one element per field, in the JSON's order, and arrays as repeated
+// <item> children of the array's element. The
 // format applies to every answer of such a call, errors included, once it
 // is itself valid.
 //
@@ -213,11 +217,28 @@
 // "settings", "stats" {views, time_spent, downloads} and "permissions".
 // Unknown fields are errors.
 //
+// # Demo fixture
+//
+// DemoFixture (fixtures/demo.json, the binary's default): account
+// demo-key/demo-secret with OTP and SSO on the plan and SSO enabled, 100
+// uploads a month; accepted readers ana, ben (Sales), ben, chloe (Support),
+// dan (Marketing) @example.com and not accepted eve (Sales) and finn; groups
+// Sales, Support, Marketing, Empty; SSO groups Partners, Staff; templates
+// tpl-cover (2 pages: headline, subtitle, gallery), tpl-product (1 page,
+// 6 products), tpl-article (4 pages), tpl-back (1 page), tpl-grid (12
+// products); feed feed-shoes (36 products B01..B36: sku, brand, category,
+// price, size, color); collections pub-private-1 (unlisted, private, 4
+// pages: the one to put permissions on), pub-public-1 (public, not private),
+// pub-password-1 (password set), draft-1 (editable). A second account
+// other-key/other-secret, with neither OTP nor SSO and 5 uploads a month,
+// owns other-private-1. Generation takes 2 s; stringScalars is on.
+//
 // # State
 //
 // With Options.StateFile (-state) the accounts' folders, upload counts and
 // all collections are written after every change (a temporary file renamed
 // over the old one) and loaded at start instead of the fixture's
 // collections. Request counters, faults, notifications and download links
-// are not kept.
+// are not kept. New keeps the Fixture it is given: do not change it
+// afterwards (DemoFixture returns a fresh copy on every call).
 package emulator
