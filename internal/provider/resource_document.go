@@ -1,0 +1,427 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+var (
+	_ resource.Resource                     = (*documentResource)(nil)
+	_ resource.ResourceWithConfigure        = (*documentResource)(nil)
+	_ resource.ResourceWithImportState      = (*documentResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*documentResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*documentResource)(nil)
+)
+
+func init() {
+	resourceFactories = append(resourceFactories, newDocumentResource)
+}
+
+func newDocumentResource() resource.Resource {
+	return &documentResource{resourceBase{typeSuffix: "document"}}
+}
+
+// defaultConversionTimeout bounds upload plus conversion when the timeouts
+// attribute does not.
+const defaultConversionTimeout = 20 * time.Minute
+
+type documentResource struct {
+	resourceBase
+}
+
+type documentModel struct {
+	ID             types.String   `tfsdk:"id"`
+	CollectionHash types.String   `tfsdk:"collection_hash"`
+	File           types.String   `tfsdk:"file"`
+	FileURL        types.String   `tfsdk:"file_url"`
+	FileSHA256     types.String   `tfsdk:"file_sha256"`
+	Title          types.String   `tfsdk:"title"`
+	Description    types.String   `tfsdk:"description"`
+	PageCount      types.Int64    `tfsdk:"page_count"`
+	Extension      types.String   `tfsdk:"extension"`
+	ConvertStatus  types.String   `tfsdk:"convert_status"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+// fileURLValidators accept an http(s) URL with a host, as the service
+// fetches it.
+var fileURLValidators = []validator.String{
+	stringvalidator.RegexMatches(regexp.MustCompile(`^https?://[^/\s]+\S*$`), "must be an http:// or https:// URL"),
+}
+
+func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A PDF document added to a collection with `flipbook.add`, converted into a flipbook.\n\n" +
+			"Give exactly one of `file` (a local path, streamed from disk) and `file_url` (the service fetches it). " +
+			"A local file is checked and hashed when the plan is made: it must exist, be a PDF (by its content) and be at " +
+			"most 100 MB, and a change of its content (`file_sha256`) is a planned replacement. The service has no update " +
+			"for a document, so every change replaces it.\n\n" +
+			"Create waits for conversion within the `create` timeout (default 20 minutes). A conversion that fails leaves " +
+			"the resource tainted; the error names the flipbook hash.\n\n" +
+			"The API has no way to delete a document: destroying the resource only removes it from the state (with a " +
+			"warning) and the flipbook stays in the collection. Import with `<collection_hash>/<flipbook_hash>`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The flipbook hash.",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"collection_hash": schema.StringAttribute{
+				MarkdownDescription: "Hash of the collection the document is added to.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"file": schema.StringAttribute{
+				MarkdownDescription: "Path of a local PDF of at most 100 MB. Conflicts with `file_url`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"file_url": schema.StringAttribute{
+				MarkdownDescription: "URL of a PDF that the service downloads. Conflicts with `file`. The provider cannot " +
+					"see the content behind a URL: a change of content at the same URL is not detected.",
+				Optional:   true,
+				Validators: fileURLValidators,
+			},
+			"file_sha256": schema.StringAttribute{
+				MarkdownDescription: "SHA-256 of `file`, computed at plan time, so that a changed file on disk is a planned " +
+					"change. Null when `file_url` is used.",
+				Computed: true,
+			},
+			"title": schema.StringAttribute{
+				MarkdownDescription: "Title of the flipbook; when omitted the service takes it from the document.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+			},
+			"description": schema.StringAttribute{
+				MarkdownDescription: "Description of the flipbook; when omitted the service fills it from the document.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+			},
+			"page_count": schema.Int64Attribute{
+				MarkdownDescription: "Pages of the converted flipbook.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
+			},
+			"extension": schema.StringAttribute{
+				MarkdownDescription: "The item's extension as the service reports it (`pdf`).",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"convert_status": schema.StringAttribute{
+				MarkdownDescription: "`PROCESSING`, `COMPLETE` or `FAILED`.",
+				Computed:            true,
+				PlanModifiers:       keep,
+			},
+			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true}),
+		},
+	}
+}
+
+func (r *documentResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("file"), path.MatchRoot("file_url")),
+	}
+}
+
+// planFileSHA256 checks the configured local file and returns its hash for
+// the plan: unknown when the path is, null when no file is configured.
+func planFileSHA256(file types.String, kind fileKind, diags *diag.Diagnostics) types.String {
+	switch {
+	case file.IsUnknown():
+		return types.StringUnknown()
+	case file.IsNull():
+		return types.StringNull()
+	}
+	info, err := inspectLocalFile(file.ValueString(), kind)
+	if err != nil {
+		addFileProblem(diags, path.Root("file"), err)
+		return types.StringUnknown()
+	}
+	return types.StringValue(info.SHA256)
+}
+
+func addFileProblem(diags *diag.Diagnostics, at path.Path, err error) {
+	var p *fileProblem
+	if errors.As(err, &p) {
+		diags.AddAttributeError(at, p.Summary, p.Detail)
+		return
+	}
+	diags.AddAttributeError(at, "Cannot Use File", err.Error())
+}
+
+// ModifyPlan hashes the local file, so that new content on disk is a planned
+// change, and refuses a file the service would refuse before any call.
+func (r *documentResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan documentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sha := planFileSHA256(plan.File, documentFile, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("file_sha256"), sha)...)
+	if req.State.Raw.IsNull() {
+		return
+	}
+	var state documentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.RequiresReplace = append(resp.RequiresReplace, sourceReplacePaths(state.File, state.FileURL, state.FileSHA256, plan.File, plan.FileURL, sha)...)
+}
+
+// sourceReplacePaths says which source attributes force a new upload: new
+// content (hash), another URL, or a switch between file and URL. A file moved
+// to another path with the same content is not a change worth an upload, and
+// an imported document (no source in state) adopts the configured source.
+func sourceReplacePaths(stateFile, stateURL, stateSHA, planFile, planURL, planSHA types.String) path.Paths {
+	if stateFile.IsNull() && stateURL.IsNull() {
+		return nil
+	}
+	var out path.Paths
+	if stateFile.IsNull() != planFile.IsNull() {
+		out = append(out, path.Root("file"))
+	}
+	if !stateURL.Equal(planURL) {
+		out = append(out, path.Root("file_url"))
+	}
+	if !stateSHA.Equal(planSHA) {
+		out = append(out, path.Root("file_sha256"))
+	}
+	return out
+}
+
+func (r *documentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan documentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := plan.Timeouts.Create(ctx, defaultConversionTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	hash := plan.CollectionHash.ValueString()
+	in := apiclient.AddFlipbookInput{
+		CollectionHash: hash,
+		FileURL:        plan.FileURL.ValueString(),
+		Title:          plan.Title.ValueString(),
+		Description:    plan.Description.ValueString(),
+	}
+	var up *fileUpload
+	if !plan.File.IsNull() {
+		var err error
+		up, err = openUpload(plan.File.ValueString(), documentFile, plan.FileSHA256.ValueString())
+		if err != nil {
+			addFileProblem(&resp.Diagnostics, path.Root("file"), err)
+			return
+		}
+		defer up.Close()
+		in.File = up.Upload
+	}
+	fb, err := r.client.AddFlipbook(ctx, in)
+	if err != nil {
+		r.addUploadError(ctx, &resp.Diagnostics, plan, err)
+		return
+	}
+
+	// From here the document exists: keep its id in state whatever happens.
+	plan.ID = types.StringValue(fb.FlipbookHash)
+	plan.Title = keepConfigured(plan.Title, fb.FlipbookTitle)
+	plan.Description = keepConfigured(plan.Description, fb.FlipbookDescription)
+	plan.PageCount = int64Value(fb.FlipbookPageCount)
+	plan.Extension = types.StringValue(fb.Extension)
+	plan.ConvertStatus = types.StringValue(fb.ConvertStatus)
+	if up != nil {
+		if sent := up.SentSHA256(); sent != plan.FileSHA256.ValueString() {
+			plan.FileSHA256 = types.StringValue(sent)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			resp.Diagnostics.AddAttributeError(path.Root("file"), "File Changed During Upload", fmt.Sprintf(
+				"The file %q changed while it was being uploaded: the service received content with SHA-256 %s, not the "+
+					"planned %s. Flipbook %s was created from what was sent and is marked for replacement; apply again.",
+				plan.File.ValueString(), sent, plan.FileSHA256.ValueString(), fb.FlipbookHash))
+			return
+		}
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	item, _, err := r.client.WaitForConversion(ctx, hash, fb.FlipbookHash, progressLogger(ctx))
+	if item != nil {
+		applyItem(&plan, item)
+	}
+	if err != nil {
+		var job *apiclient.JobFailedError
+		if errors.As(err, &job) {
+			plan.ConvertStatus = types.StringValue(apiclient.StatusFailed)
+			resp.Diagnostics.AddError("Document Conversion Failed", fmt.Sprintf(
+				"The service accepted the document as flipbook %s in collection %s, but its conversion failed (%v). "+
+					"The resource is tainted: the next apply replaces it (the failed flipbook stays in the collection; remove it "+
+					"in the web application). Check that the PDF opens in a viewer.", fb.FlipbookHash, hash, err))
+		} else {
+			addAPIError(&resp.Diagnostics, "Error Waiting For Document Conversion",
+				fmt.Sprintf("waiting for flipbook %s in collection %s to convert", fb.FlipbookHash, hash), err)
+		}
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// keepConfigured keeps a configured value; otherwise takes the service's.
+func keepConfigured(configured types.String, service string) types.String {
+	if !configured.IsNull() && !configured.IsUnknown() {
+		return configured
+	}
+	return types.StringValue(service)
+}
+
+func int64Value(v apiclient.Int) types.Int64 {
+	if !v.Valid {
+		return types.Int64Null()
+	}
+	return types.Int64Value(v.Value)
+}
+
+func applyItem(m *documentModel, it *apiclient.CollectionItem) {
+	m.Title = keepConfigured(m.Title, it.FlipbookTitle)
+	m.Description = keepConfigured(m.Description, it.FlipbookDescription)
+	m.PageCount = int64Value(it.FlipbookPageCount)
+	m.Extension = types.StringValue(it.Extension)
+	m.ConvertStatus = types.StringValue(it.ConvertStatus)
+}
+
+// addUploadError says which limit an upload met; quota errors also say how
+// many uploads are left.
+func (r *documentResource) addUploadError(ctx context.Context, diags *diag.Diagnostics, plan documentModel, err error) {
+	at := path.Root("file")
+	source := plan.File.ValueString()
+	if plan.File.IsNull() {
+		at, source = path.Root("file_url"), plan.FileURL.ValueString()
+	}
+	doing := fmt.Sprintf("adding %q to collection %s", source, plan.CollectionHash.ValueString())
+	switch {
+	case apiclient.IsQuotaExceeded(err):
+		left := "could not be read"
+		if st, serr := r.client.GetUserStats(ctx); serr == nil && st.APIUploadsLeft.Valid {
+			left = fmt.Sprintf("is %d", st.APIUploadsLeft.Value)
+		}
+		diags.AddAttributeError(at, "Monthly Upload Quota Reached",
+			apiErrorDetail(doing, err)+fmt.Sprintf("\n\nThe account's api_uploads_left (user.getStats) %s.", left))
+	case apiclient.IsFileTooLarge(err):
+		addAPIAttributeError(diags, at, "Document Too Large", doing, err)
+	case apiclient.IsTooManyPages(err):
+		addAPIAttributeError(diags, at, "Document Has Too Many Pages", doing, err)
+	case apiclient.IsInvalidFileFormat(err):
+		addAPIAttributeError(diags, at, "Document Is Not A Readable PDF", doing, err)
+	case apiclient.IsCollectionNotFound(err), apiclient.IsForbidden(err):
+		addAPIAttributeError(diags, path.Root("collection_hash"), "Error Adding Document", doing, err)
+	default:
+		addAPIError(diags, "Error Adding Document", doing, err)
+	}
+}
+
+func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state documentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hash, id := state.CollectionHash.ValueString(), state.ID.ValueString()
+	col, err := r.client.GetCollection(ctx, hash)
+	switch {
+	case apiclient.IsCollectionNotFound(err):
+		resp.Diagnostics.AddWarning("Collection No Longer Exists", fmt.Sprintf(
+			"Collection %s does not exist any more (a publish gives a collection a new hash), so flipbook %s was removed "+
+				"from the state.", hash, id))
+		resp.State.RemoveResource(ctx)
+		return
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "Error Reading Document", fmt.Sprintf("reading collection %s for flipbook %s", hash, id), err)
+		return
+	}
+	for i := range col.CollectionItems {
+		if it := &col.CollectionItems[i]; it.FlipbookHash == id {
+			// Title and description follow the service, so that a change
+			// made in the web application shows as drift.
+			state.Title, state.Description = types.StringNull(), types.StringNull()
+			applyItem(&state, it)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+			return
+		}
+	}
+	resp.Diagnostics.AddWarning("Document No Longer Exists", fmt.Sprintf(
+		"Collection %s no longer has flipbook %s (it was removed outside Terraform), so it was removed from the state.", hash, id))
+	resp.State.RemoveResource(ctx)
+}
+
+// Update happens only when the source attributes change without new content:
+// a file moved to another path, or an imported document adopting its
+// configured source. Nothing is sent.
+func (r *documentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state documentModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	state.File, state.FileURL, state.FileSHA256, state.Timeouts = plan.File, plan.FileURL, plan.FileSHA256, plan.Timeouts
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *documentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state documentModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.AddWarning("Document Left In Collection", fmt.Sprintf(
+		"The Flipbook API has no operation that deletes a document, so flipbook %s was only removed from the Terraform "+
+			"state and is still in collection %s. Delete it in the web application if it should go.",
+		state.ID.ValueString(), state.CollectionHash.ValueString()))
+}
+
+func (r *documentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	collection, flipbook, ok := strings.Cut(req.ID, "/")
+	if !ok || collection == "" || flipbook == "" || strings.Contains(flipbook, "/") {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf(
+			"Import flipbook_document with \"<collection_hash>/<flipbook_hash>\" (the API finds a flipbook only through its "+
+				"collection); got %q.", req.ID))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), flipbook)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), collection)...)
+}

@@ -1,0 +1,275 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
+)
+
+func documentConfig(e *testEmulator, collection, body string) string {
+	return e.providerConfig("") + fmt.Sprintf(`
+resource "flipbook_document" "test" {
+  collection_hash = %q
+  %s
+}
+`, collection, body)
+}
+
+// checkItemPages checks that the service holds the state's flipbook with
+// pages pages.
+func checkItemPages(api *apiclient.Client, collection, addr string, pages int64) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s not in state", addr)
+		}
+		col, err := api.GetCollection(context.Background(), collection)
+		if err != nil {
+			return err
+		}
+		for _, it := range col.CollectionItems {
+			if it.FlipbookHash == rs.Primary.ID {
+				if it.FlipbookPageCount.Value != pages || it.ConvertStatus != apiclient.StatusComplete {
+					return fmt.Errorf("item %s has %d pages, status %s; want %d, COMPLETE", it.FlipbookHash, it.FlipbookPageCount.Value, it.ConvertStatus, pages)
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("collection %s has no item %s", collection, rs.Primary.ID)
+	}
+}
+
+// msgRe matches the fragments in order, whatever line wrapping Terraform
+// applied between their words.
+func msgRe(fragments ...string) *regexp.Regexp {
+	parts := make([]string, len(fragments))
+	for i, f := range fragments {
+		parts[i] = strings.Join(strings.Fields(regexp.QuoteMeta(f)), `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
+}
+
+func uploads(emu *testEmulator) int {
+	return emu.Emulator.Requests()[apiclient.ActionAddFlipbook]["20"]
+}
+
+func TestAccDocument_lifecycle(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	dir := t.TempDir()
+	pdf := writeTestPDF(t, dir, "manual.pdf", 3)
+	// The writer is deterministic: this is the hash the file will have once
+	// rewritten with five pages.
+	fivePagesSHA := sha256Hex(t, writeTestPDF(t, t.TempDir(), "five.pdf", 5))
+	moved := filepath.Join(dir, "moved.pdf")
+	const col = "pub-private-1"
+	addr := "flipbook_document.test"
+
+	// A PDF served over HTTP for file_url.
+	var served []byte
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(served) }))
+	t.Cleanup(srv.Close)
+
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: documentConfig(emu, col, fmt.Sprintf("file = %q", pdf)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("extension"), knownvalue.StringExact("pdf")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("convert_status"), knownvalue.StringExact("COMPLETE")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.StringExact(sha256Hex(t, pdf))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("title"), knownvalue.StringExact("manual")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{16}$`))),
+				},
+				Check: checkItemPages(api, col, addr, 3),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName: addr,
+				ImportState:  true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return col + "/" + s.RootModule().Resources[addr].Primary.ID, nil
+				},
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"file", "file_sha256"},
+			},
+			{
+				// New content on disk is a planned replacement.
+				PreConfig: func() { writeTestPDF(t, dir, "manual.pdf", 5) },
+				Config:    documentConfig(emu, col, fmt.Sprintf("file = %q\ntitle = \"Manual\"", pdf)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.StringExact(fivePagesSHA)),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(5)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("title"), knownvalue.StringExact("Manual")),
+				},
+				Check: checkItemPages(api, col, addr, 5),
+			},
+			{
+				// The same content at another path is no new upload.
+				PreConfig: func() {
+					if err := os.Rename(pdf, moved); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: documentConfig(emu, col, fmt.Sprintf("file = %q\ntitle = \"Manual\"", moved)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: func(*terraform.State) error {
+					if n := uploads(emu); n != 2 {
+						return fmt.Errorf("%d uploads so far, want 2: moving the file re-uploaded it", n)
+					}
+					return nil
+				},
+			},
+			{
+				// Switching to a URL replaces the document.
+				PreConfig: func() {
+					b, err := os.ReadFile(writeTestPDF(t, dir, "remote.pdf", 2))
+					if err != nil {
+						t.Fatal(err)
+					}
+					served = b
+				},
+				Config: documentConfig(emu, col, fmt.Sprintf("file_url = %q", srv.URL+"/remote.pdf")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.Null()),
+				},
+				Check: checkItemPages(api, col, addr, 2),
+			},
+		},
+	})
+}
+
+func TestAccDocument_planTimeChecks(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	dir := t.TempDir()
+	png := writeTestPNG(t, dir, "picture.pdf", 2, 2, color.White)
+	big := writeSparseFile(t, dir, "big.pdf", []byte("%PDF-1.4\n"), 100<<20+1)
+	pdf := writeTestPDF(t, dir, "ok.pdf", 1)
+	const col = "pub-private-1"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q", filepath.Join(dir, "missing.pdf"))),
+				ExpectError: msgRe("File Not Found", "with flipbook_document.test", `missing.pdf" does not exist`)},
+			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q", png)),
+				ExpectError: msgRe("Unsupported File Type", "is PNG; the service accepts PDF")},
+			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q", big)),
+				ExpectError: msgRe("File Too Large", "104857601 bytes; the service accepts at most 104857600")},
+			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q\nfile_url = \"https://example.com/a.pdf\"", pdf)),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination`)},
+			{Config: documentConfig(emu, col, ""),
+				ExpectError: msgRe("Exactly one of these attributes must be configured: [file,file_url]")},
+			{Config: documentConfig(emu, col, `file_url = "ftp://example.com/a.pdf"`),
+				ExpectError: regexp.MustCompile(`must be an http:// or https:// URL`)},
+		},
+	})
+	if reqs := emu.Emulator.Requests(); len(reqs) != 0 {
+		t.Fatalf("plan-time checks made API calls: %v", reqs)
+	}
+}
+
+// fixtureWith is the demo fixture changed by edit, for one test.
+func fixtureWith(edit func(f *emulator.Fixture)) *emulator.Fixture {
+	f := emulator.DemoFixture()
+	edit(f)
+	return f
+}
+
+func TestAccDocument_serviceLimits(t *testing.T) {
+	emu := newTestEmulator(t, fixtureWith(func(f *emulator.Fixture) {
+		f.Limits.MaxPages = 2
+		quota := 3
+		f.Accounts[0].UploadsPerMonth = &quota
+		f.Accounts[0].UploadsThisMonth = 2
+	}))
+	dir := t.TempDir()
+	long := writeTestPDF(t, dir, "long.pdf", 3)
+	broken := writeTestFile(t, dir, "broken.pdf", []byte("%PDF-1.4\nthis is not really a PDF\n"))
+	short := writeTestPDF(t, dir, "short.pdf", 1)
+	other := writeTestPDF(t, dir, "other.pdf", 2)
+	const col = "pub-private-1"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q", long)),
+				ExpectError: msgRe("Document Has Too Many Pages", "code 35", "more pages than a collection may hold")},
+			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q", broken)),
+				ExpectError: msgRe("Document Is Not A Readable PDF", "code 45")},
+			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q", short))},
+			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q", other)),
+				ExpectError: msgRe("Monthly Upload Quota Reached", "code 33", "api_uploads_left (user.getStats) is 0")},
+		},
+	})
+}
+
+func TestAccDocument_collectionGone(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	pdf := writeTestPDF(t, t.TempDir(), "doc.pdf", 1)
+	cfg := documentConfig(emu, "draft-1", fmt.Sprintf("file = %q", pdf))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				// Publishing gives the collection a new hash: the document is
+				// removed from state and planned again.
+				PreConfig: func() {
+					if _, err := emu.Emulator.Publish("draft-1"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
+func TestAccDocument_badImportID(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	pdf := writeTestPDF(t, t.TempDir(), "doc.pdf", 1)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:        documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", pdf)),
+			ResourceName:  "flipbook_document.test",
+			ImportState:   true,
+			ImportStateId: "only-a-flipbook-hash",
+			ExpectError:   msgRe("Invalid Import ID", "<collection_hash>/<flipbook_hash>"),
+		}},
+	})
+}
