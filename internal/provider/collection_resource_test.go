@@ -1,0 +1,117 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+// These tests call the resource's methods directly: terraform-plugin-testing
+// does not expose warnings, and the warnings are the point here.
+
+func testCollectionResource(t *testing.T, e *testEmulator) (*collectionResource, tfsdk.State) {
+	t.Helper()
+	r, ok := NewTemplateCollectionResource().(*collectionResource)
+	if !ok {
+		t.Fatal("NewTemplateCollectionResource is not a *collectionResource")
+	}
+	if e != nil {
+		c, err := apiclient.New(apiclient.Config{
+			BaseURL: e.BaseURL, UploadURL: e.UploadURL, APIKey: "demo-key", Secret: "demo-secret",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.client = c
+	}
+	var sresp resource.SchemaResponse
+	r.Schema(context.Background(), resource.SchemaRequest{}, &sresp)
+	if sresp.Diagnostics.HasError() {
+		t.Fatal(sresp.Diagnostics)
+	}
+	typ := sresp.Schema.Type().TerraformType(context.Background())
+	return r, tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, nil)}
+}
+
+func stateWithID(t *testing.T, s tfsdk.State, id string) tfsdk.State {
+	t.Helper()
+	if d := s.SetAttribute(context.Background(), path.Root("id"), id); d.HasError() {
+		t.Fatal(d)
+	}
+	return s
+}
+
+func onlyWarning(t *testing.T, diags diag.Diagnostics) diag.Diagnostic {
+	t.Helper()
+	if diags.HasError() || diags.WarningsCount() != 1 {
+		t.Fatalf("want exactly one warning, got %v", diags)
+	}
+	return diags.Warnings()[0]
+}
+
+func TestCollectionReadAfterPublishWarns(t *testing.T) {
+	e := newTestEmulator(t, nil)
+	r, empty := testCollectionResource(t, e)
+	if _, err := e.Emulator.Publish("draft-1"); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	req := resource.ReadRequest{State: stateWithID(t, empty, "draft-1")}
+	resp := resource.ReadResponse{State: req.State}
+	r.Read(ctx, req, &resp)
+
+	w := onlyWarning(t, resp.Diagnostics)
+	for _, want := range []string{"draft-1", "publishing", "import the new hash"} {
+		if !strings.Contains(w.Detail(), want) {
+			t.Errorf("warning %q does not mention %q", w.Detail(), want)
+		}
+	}
+	if !resp.State.Raw.IsNull() {
+		t.Error("a collection the service no longer knows must leave the state")
+	}
+}
+
+func TestCollectionReadForbiddenIsAnError(t *testing.T) {
+	e := newTestEmulator(t, nil)
+	r, empty := testCollectionResource(t, e)
+	ctx := context.Background()
+	req := resource.ReadRequest{State: stateWithID(t, empty, "other-private-1")}
+	resp := resource.ReadResponse{State: req.State}
+	r.Read(ctx, req, &resp)
+	if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), "other-private-1") {
+		t.Fatalf("want an error naming the hash, got %v", resp.Diagnostics)
+	}
+	if resp.State.Raw.IsNull() {
+		t.Error("a forbidden collection must never be removed from state silently")
+	}
+}
+
+func TestCollectionDeleteKeepsItWithWarning(t *testing.T) {
+	r, empty := testCollectionResource(t, nil) // no client: Delete must make no call
+	req := resource.DeleteRequest{State: stateWithID(t, empty, "abc123")}
+	resp := resource.DeleteResponse{State: req.State}
+	r.Delete(context.Background(), req, &resp)
+	w := onlyWarning(t, resp.Diagnostics)
+	if !strings.Contains(w.Detail(), "abc123") || !strings.Contains(w.Detail(), "stays in the account") {
+		t.Errorf("warning %q must name the hash and say the collection stays", w.Detail())
+	}
+}
+
+func TestCollectionDestroyPlanWarns(t *testing.T) {
+	r, empty := testCollectionResource(t, nil)
+	state := stateWithID(t, empty, "abc123")
+	req := resource.ModifyPlanRequest{State: state, Plan: tfsdk.Plan{Schema: state.Schema, Raw: tftypes.NewValue(state.Raw.Type(), nil)}}
+	resp := resource.ModifyPlanResponse{Plan: req.Plan}
+	r.ModifyPlan(context.Background(), req, &resp)
+	if w := onlyWarning(t, resp.Diagnostics); !strings.Contains(w.Detail(), "abc123") {
+		t.Errorf("warning %q must name the hash", w.Detail())
+	}
+}

@@ -1,0 +1,95 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+const handbookAddr = "data.flipbook_collection.handbook"
+
+const handbookConfig = `
+data "flipbook_collection" "handbook" {
+  collection_hash = "pub-private-1"
+}
+`
+
+func TestAccCollectionDataSource_fixture(t *testing.T) {
+	e := newTestEmulator(t, nil) // the demo fixture sends settings numbers and booleans as strings
+	view, err := e.Emulator.Collection("pub-private-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings := func(name string) tfjsonpath.Path { return tfjsonpath.New("settings").AtMapKey(name) }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e.providerConfig("") + handbookConfig,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("title"), knownvalue.StringExact("Handbook")),
+				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("description"), knownvalue.StringExact("Employee handbook")),
+				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("status"), knownvalue.StringExact("unlisted")),
+				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("items"), knownvalue.ListSizeExact(len(view.Items))),
+				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("direct_link"), knownvalue.StringRegexp(regexp.MustCompile(`pub-private-1`))),
+				statecheck.ExpectKnownValue(handbookAddr, settings("collection_status"), knownvalue.StringExact("unlisted")),
+				statecheck.ExpectKnownValue(handbookAddr, settings("collection_width"), knownvalue.Int64Exact(640)),
+				statecheck.ExpectKnownValue(handbookAddr, settings("enable_download"), knownvalue.Bool(true)),
+				statecheck.ExpectKnownValue(handbookAddr, settings("auto_flip"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue(handbookAddr, settings("auto_flip_delay"), knownvalue.Int64Exact(5)),
+				statecheck.ExpectKnownValue(handbookAddr, settings("tooltips_language"), knownvalue.StringExact("English")),
+				statecheck.ExpectKnownValue(handbookAddr, settings("background_scale_type"), knownvalue.StringExact("scaleCrop")),
+				statecheck.ExpectKnownValue(handbookAddr, settings("logo_image"), knownvalue.Null()),
+			},
+		}},
+	})
+}
+
+// The data source reads what the resource created, counting the same pages.
+func TestAccCollectionDataSource_generated(t *testing.T) {
+	e := newTestEmulator(t, nil)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e.providerConfig("") + brochure("Read back", "") + `
+data "flipbook_collection" "brochure" {
+  collection_hash = flipbook_template_collection.brochure.id
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.flipbook_collection.brochure", tfjsonpath.New("title"), knownvalue.StringExact("Read back")),
+				statecheck.CompareValuePairs("data.flipbook_collection.brochure", tfjsonpath.New("page_count"),
+					brochureAddr, tfjsonpath.New("page_count"), compare.ValuesSame()),
+				statecheck.CompareValuePairs("data.flipbook_collection.brochure", tfjsonpath.New("items"),
+					brochureAddr, tfjsonpath.New("items"), compare.ValuesSame()),
+			},
+		}},
+	})
+}
+
+func TestAccCollectionDataSource_errors(t *testing.T) {
+	e := newTestEmulator(t, nil)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      e.providerConfig("") + `data "flipbook_collection" "x" { collection_hash = "no-such-hash" }`,
+				ExpectError: regexp.MustCompile(`(?s)Error\s+Reading\s+Flipbook\s+Collection.*no-such-hash.*code\s+46`),
+			},
+			{
+				// Another account's collection.
+				Config:      e.providerConfig("") + `data "flipbook_collection" "x" { collection_hash = "other-private-1" }`,
+				ExpectError: regexp.MustCompile(`(?s)Error\s+Reading\s+Flipbook\s+Collection.*code\s+43`),
+			},
+			{
+				Config:      e.providerConfig("") + `data "flipbook_collection" "x" { collection_hash = "" }`,
+				ExpectError: regexp.MustCompile(`length\s+must\s+be\s+at\s+least\s+1`),
+			},
+		},
+	})
+}
