@@ -70,8 +70,8 @@ func (e *Emulator) view(c *collection, now time.Time) CollectionView {
 		BackgroundColor: c.BackgroundHex, LogoImage: c.LogoImage, LogoURL: c.LogoURL,
 		Items: []ItemView{}, Permissions: []PermissionView{},
 	}
-	if len(c.Sections) > 0 && json.Valid(c.Sections) {
-		v.Sections = append(json.RawMessage(nil), c.Sections...)
+	if c.Sections != "" && json.Valid([]byte(c.Sections)) {
+		v.Sections = json.RawMessage(c.Sections)
 	}
 	for _, it := range c.Items {
 		v.Items = append(v.Items, ItemView{FlipbookHash: it.Hash, Title: it.Title, Description: it.Description, PageCount: it.PageCount, ConvertStatus: c.convertStatus(it, now)})

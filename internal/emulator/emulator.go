@@ -117,7 +117,7 @@ type collection struct {
 	Password      bool                  `json:"password"`
 	Deleted       bool                  `json:"deleted,omitempty"`
 	Folder        string                `json:"folder,omitempty"`
-	Sections      []byte                `json:"sections,omitempty"` // raw JSON as received
+	Sections      string                `json:"sections,omitempty"` // exactly as received
 	Layout        [][]string            `json:"layout,omitempty"`
 	CreatedAt     time.Time             `json:"createdAt"`
 	ReadyAt       time.Time             `json:"readyAt"` // generation end; zero for fixture collections
