@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -33,14 +34,17 @@ func windowLimiter(limit int, window time.Duration) *rate.Limiter {
 // per-second wait is the last one before the request leaves, so sending
 // times keep the per-second spacing.
 func (c *Client) waitBudget(ctx context.Context) error {
-	if c.perMinute != nil {
-		if err := c.perMinute.Wait(ctx); err != nil {
-			return err
+	for _, lim := range []*rate.Limiter{c.perMinute, c.perSecond} {
+		if lim == nil {
+			continue
 		}
-	}
-	if c.perSecond != nil {
-		if err := c.perSecond.Wait(ctx); err != nil {
-			return err
+		if err := lim.Wait(ctx); err != nil {
+			if ctx.Err() == nil {
+				// rate refuses at once a wait that would outlast the deadline;
+				// report it as the deadline it is.
+				return fmt.Errorf("the request budget allows no call before the deadline: %w", context.DeadlineExceeded)
+			}
+			return ctx.Err()
 		}
 	}
 	return nil

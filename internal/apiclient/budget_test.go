@@ -2,6 +2,7 @@ package apiclient
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sort"
 	"sync"
@@ -96,4 +97,29 @@ func TestBudgetSharedAcrossGoroutines(t *testing.T) {
 		}
 	}
 	t.Logf("%d requests in %v", len(arrivals), elapsed)
+}
+
+// A budget that cannot admit a call before the deadline fails at once with
+// an error that reads as the deadline.
+func TestBudgetWaitPastDeadlineIsDeadlineExceeded(t *testing.T) {
+	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, okEnvelope(`{"views":1}`))
+	})
+	c, err := New(func() Config { cfg := f.config(); cfg.RequestsPerMinute = 1; return cfg }())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetUserStats(context.Background()); err != nil { // spends the only token
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err = c.GetUserStats(ctx)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 500*time.Millisecond {
+		t.Errorf("err = %v after %v, want an immediate deadline error", err, time.Since(start))
+	}
+	if f.count() != 1 {
+		t.Errorf("server saw %d requests, want 1", f.count())
+	}
 }

@@ -21,6 +21,7 @@ func TestOperationRequestShapes(t *testing.T) {
 
 	tests := []struct {
 		name        string
+		action      string
 		answer      string
 		call        func() (any, error)
 		method      string
@@ -33,6 +34,7 @@ func TestOperationRequestShapes(t *testing.T) {
 	}{
 		{
 			name:   "createFromTemplate",
+			action: ActionCreateFromTemplate,
 			answer: okEnvelope(`{"collectionHash":"new-1"}`),
 			call: func() (any, error) {
 				return c.CreateFromTemplate(ctx, CreateFromTemplateInput{
@@ -49,6 +51,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "createCatalog",
+			action: ActionCreateCatalog,
 			answer: okEnvelope(`{"collectionHash":"cat-1"}`),
 			call: func() (any, error) {
 				return c.CreateCatalog(ctx, CreateCatalogInput{Sections: []Section{{Type: SectionFeed,
@@ -62,6 +65,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "getCollection",
+			action: ActionGetCollection,
 			answer: okEnvelope(`{"collectionHash":"c-1","collectionStatus":"published","collectionPageCount":"3"}`),
 			call:   func() (any, error) { return c.GetCollection(ctx, "c-1") },
 			method: http.MethodGet, path: "/api/v1/",
@@ -70,6 +74,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "getPermissions",
+			action: ActionGetPermissions,
 			answer: okEnvelope(`{"permissions":[{"type":"sso"},{"type":"teammate","group":"Sales"}]}`),
 			call:   func() (any, error) { return c.GetPermissions(ctx, "c-1") },
 			method: http.MethodGet, path: "/api/v1/",
@@ -78,6 +83,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "setPermissions",
+			action: ActionSetPermissions,
 			answer: okEnvelope(`{"permissions":[{"type":"otp","email":"ana@example.com"}]}`),
 			call: func() (any, error) {
 				return c.SetPermissions(ctx, "c-1", []Permission{{Type: "otp", Email: "ana@example.com", NotifyViaEmail: true}})
@@ -89,6 +95,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "setPermissions empty list",
+			action: ActionSetPermissions,
 			answer: okEnvelope(`{"permissions":[]}`),
 			call:   func() (any, error) { return c.SetPermissions(ctx, "c-1", nil) },
 			method: http.MethodGet, path: "/api/v1/",
@@ -97,6 +104,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "getEmbed",
+			action: ActionGetEmbed,
 			answer: okEnvelope(`{"embedCode":"<iframe src=\"x\"></iframe>"}`),
 			call: func() (any, error) {
 				return c.GetEmbed(ctx, EmbedInput{CollectionHash: "c-1", Responsive: new(true), StartPage: new(3), Width: new(640)})
@@ -107,6 +115,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "downloadHTML",
+			action: ActionDownloadHTML,
 			answer: okEnvelope(`{"status":"COMPLETE","resourceUrl":"https://x/p.zip"}`),
 			call:   func() (any, error) { return c.DownloadHTML(ctx, "c-1") },
 			method: http.MethodGet, path: "/api/v1/",
@@ -115,6 +124,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "getStats with xml",
+			action: ActionGetStats,
 			answer: `<response><code>20</code><status>OK</status><data><views>7</views><time_spent>12.4</time_spent><downloads>0</downloads></data></response>`,
 			call: func() (any, error) {
 				return c.GetStats(ctx, "c-1", "f-1", ResponseFormat{Format: FormatXML})
@@ -125,6 +135,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "user.getStats",
+			action: ActionUserGetStats,
 			answer: okEnvelope(`{"impressions":"10","views":5,"time_spent":"60","downloads":1,"api_uploads_left":"99"}`),
 			call:   func() (any, error) { return c.GetUserStats(ctx) },
 			method: http.MethodGet, path: "/api/v1/",
@@ -134,6 +145,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "deleteBackgroundImage with jsonp",
+			action: ActionDeleteBackgroundImage,
 			answer: `cb(` + okEnvelope(`{"collectionHash":"c-1","settings":{"backgroundColor":"#000000"}}`) + `);`,
 			call: func() (any, error) {
 				return c.DeleteBackgroundImage(ctx, "c-1", ResponseFormat{Format: FormatJSONP, Callback: "cb"})
@@ -144,6 +156,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "setLogo with a file",
+			action: ActionSetLogo,
 			answer: okEnvelope(`{"collectionHash":"c-1","settings":{"logoImage":"logo-1"}}`),
 			call: func() (any, error) {
 				return c.SetLogo(ctx, SetLogoInput{CollectionHash: "c-1", LogoURL: "https://example.com",
@@ -156,6 +169,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		},
 		{
 			name:   "setLogo by URL",
+			action: ActionSetLogo,
 			answer: okEnvelope(`{"collectionHash":"c-1","settings":{"logoImage":"logo-2"}}`),
 			call: func() (any, error) {
 				return c.SetLogo(ctx, SetLogoInput{CollectionHash: "c-1", FileURL: "https://example.com/l.png",
@@ -166,7 +180,8 @@ func TestOperationRequestShapes(t *testing.T) {
 			want:   &Collection{CollectionHash: "c-1", Settings: Settings{LogoImage: "logo-2"}},
 		},
 		{
-			name: "flipbook.add with a file",
+			name:   "flipbook.add with a file",
+			action: ActionAddFlipbook,
 			answer: okEnvelope(`{"flipbookHash":"f-9","flipbookTitle":"Manual","flipbookPageCount":"12",
 				"extension":"pdf","convertStatus":"PROCESSING"}`),
 			call: func() (any, error) {
@@ -205,7 +220,7 @@ func TestOperationRequestShapes(t *testing.T) {
 			if r.UserAgent != "flipbook-test/1.0" {
 				t.Errorf("User-Agent = %q", r.UserAgent)
 			}
-			wantParams := map[string]string{"apiKey": testKey, "action": strings.Fields(tt.name)[0]}
+			wantParams := map[string]string{"apiKey": testKey, "action": tt.action}
 			for k, v := range tt.params {
 				wantParams[k] = v
 			}
@@ -217,9 +232,6 @@ func TestOperationRequestShapes(t *testing.T) {
 				if k != "signature" {
 					gotParams[k] = vs[0]
 				}
-			}
-			if !strings.Contains(wantParams["action"], ".") {
-				wantParams["action"] = "collection." + wantParams["action"]
 			}
 			if !reflect.DeepEqual(gotParams, wantParams) {
 				t.Errorf("params\n got %v\nwant %v", gotParams, wantParams)

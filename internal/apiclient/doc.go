@@ -1,0 +1,41 @@
+// Package apiclient speaks the Flipbook Publishing API. It knows nothing of
+// Terraform: the provider builds one Client in Configure and shares it.
+//
+// Each call is signed (Sign: MD5 of the secret followed by every parameter
+// but `signature`, sorted by key, as key+value pairs of the decoded values),
+// sent with the method and base address the spec gives its action, and read
+// as an envelope in JSON, JSONP or XML, sniffed from the body.
+//
+// # Retries
+//
+// Throttles (codes 31, 32) are retried for every action: the service turned
+// the call away, so sending it again is safe. Read actions also retry
+// transport failures, answers that are not envelopes (*DecodeError), 5xx
+// answers and code 50. Mutating actions (createFromTemplate, createCatalog,
+// setPermissions, setLogo, deleteBackgroundImage, flipbook.add) are retried
+// only when the failure provably came before the request's headers were
+// written (a refused dial); any later failure is an *OutcomeUnknownError and
+// the call is never sent twice. A mutating GET carries an empty,
+// non-replayable body so that net/http does not silently re-send it either.
+//
+// Backoff doubles from RetryPolicy.MinBackoff (250 ms) to MaxBackoff (10 s)
+// with equal jitter: retry n waits between half and all of
+// min(MinBackoff·2^(n-1), MaxBackoff). Sleeps end early when ctx ends.
+//
+// # Budget
+//
+// RequestsPerSecond and RequestsPerMinute are token buckets (see
+// windowLimiter) shared by every goroutine using the Client; each attempt,
+// retries included, waits for a token of both.
+//
+// # XML envelope
+//
+// With format=xml the answer is expected as
+//
+//	<response><code>20</code><status>OK</status><data>...</data></response>
+//
+// where each field is an element of its name, an array is an element whose
+// children are all <item> (<collectionItems><item>...</item></collectionItems>),
+// and an empty element reads as an absent value. The XML is turned into the
+// equivalent JSON value and decoded into the same structs as JSON.
+package apiclient
