@@ -1,0 +1,301 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+var (
+	_ resource.Resource                     = (*collectionLogoResource)(nil)
+	_ resource.ResourceWithConfigure        = (*collectionLogoResource)(nil)
+	_ resource.ResourceWithImportState      = (*collectionLogoResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*collectionLogoResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*collectionLogoResource)(nil)
+)
+
+func init() {
+	resourceFactories = append(resourceFactories, newCollectionLogoResource)
+}
+
+func newCollectionLogoResource() resource.Resource {
+	return &collectionLogoResource{resourceBase{typeSuffix: "collection_logo"}}
+}
+
+// privateAppliedLogo is the private-state key holding the logoImage this
+// resource last set, so that a logo replaced outside Terraform is drift.
+const privateAppliedLogo = "applied_logo_image"
+
+type collectionLogoResource struct {
+	resourceBase
+}
+
+type collectionLogoModel struct {
+	ID             types.String `tfsdk:"id"`
+	CollectionHash types.String `tfsdk:"collection_hash"`
+	File           types.String `tfsdk:"file"`
+	FileURL        types.String `tfsdk:"file_url"`
+	FileSHA256     types.String `tfsdk:"file_sha256"`
+	ClickURL       types.String `tfsdk:"click_url"`
+	LogoImage      types.String `tfsdk:"logo_image"`
+}
+
+func (r *collectionLogoResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The logo a collection's player shows (`collection.setLogo`).\n\n" +
+			"Give exactly one of `file` (a local image, streamed from disk) and `file_url` (the service fetches it). A local " +
+			"file is checked and hashed when the plan is made: it must exist, be a PNG, JPEG, GIF, WebP or SVG image (by its " +
+			"content) and be at most 100 MB; new content on disk (`file_sha256`), another URL or another `click_url` sets " +
+			"the logo again, in place.\n\n" +
+			"What refresh can see: `collection.getCollection` reports the logo's identifier (`logo_image`) but never the " +
+			"click URL (the spec marks `logoUrl` deprecated there). A logo replaced outside Terraform shows as a planned " +
+			"update that sets this logo again; a changed click URL cannot be seen.\n\n" +
+			"The API cannot remove a logo: destroying the resource only removes it from the state (with a warning) and " +
+			"the logo stays. Import by collection hash.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The collection hash.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"collection_hash": schema.StringAttribute{
+				MarkdownDescription: "Hash of the collection whose logo this is.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"file": schema.StringAttribute{
+				MarkdownDescription: "Path of a local PNG, JPEG, GIF, WebP or SVG image. Conflicts with `file_url`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"file_url": schema.StringAttribute{
+				MarkdownDescription: "URL of an image that the service downloads. Conflicts with `file`. A change of " +
+					"content at the same URL is not detected.",
+				Optional:   true,
+				Validators: fileURLValidators,
+			},
+			"file_sha256": schema.StringAttribute{
+				MarkdownDescription: "SHA-256 of `file`, computed at plan time, so that a changed file on disk is a planned " +
+					"change. Null when `file_url` is used.",
+				Computed: true,
+			},
+			"click_url": schema.StringAttribute{
+				MarkdownDescription: "URL opened when a viewer clicks the logo (the API's `logoUrl`). Removing it from the " +
+					"configuration leaves the service's value as it is: the API has no way to clear it.",
+				Optional:   true,
+				Validators: fileURLValidators,
+			},
+			"logo_image": schema.StringAttribute{
+				MarkdownDescription: "Identifier of the logo image, as `collection.setLogo` reports it.",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+func (r *collectionLogoResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.ExactlyOneOf(path.MatchRoot("file"), path.MatchRoot("file_url")),
+	}
+}
+
+func (r *collectionLogoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan collectionLogoModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	plan.FileSHA256 = planFileSHA256(plan.File, logoFile, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		plan.LogoImage = types.StringUnknown()
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	var state collectionLogoModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	applied, replacedOutside := appliedLogo(ctx, req.Private, &resp.Diagnostics)
+	replacedOutside = replacedOutside && !state.LogoImage.Equal(types.StringValue(applied))
+	changed := !plan.File.Equal(state.File) || !plan.FileURL.Equal(state.FileURL) ||
+		!plan.FileSHA256.Equal(state.FileSHA256) || !plan.ClickURL.Equal(state.ClickURL)
+	if changed || replacedOutside {
+		plan.LogoImage = types.StringUnknown()
+	} else {
+		plan.LogoImage = state.LogoImage
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// privateGetter is the read side of the framework's private state.
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+// appliedLogo returns the logoImage this resource last set; ok is false when
+// it is not known (an imported logo).
+func appliedLogo(ctx context.Context, p privateGetter, diags *diag.Diagnostics) (string, bool) {
+	b, d := p.GetKey(ctx, privateAppliedLogo)
+	diags.Append(d...)
+	if len(b) == 0 {
+		return "", false
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return "", false
+	}
+	return s, true
+}
+
+func (r *collectionLogoResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan collectionLogoModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.setLogo(ctx, &plan, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
+	}
+}
+
+func (r *collectionLogoResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state collectionLogoModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if r.setLogo(ctx, &plan, &resp.Diagnostics) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
+		return
+	}
+	// Nothing was set: keep the prior state rather than the plan.
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// privateSetter is the write side of the framework's private state.
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+func (r *collectionLogoResource) rememberLogo(ctx context.Context, p privateSetter, logo string, diags *diag.Diagnostics) {
+	b, _ := json.Marshal(logo)
+	diags.Append(p.SetKey(ctx, privateAppliedLogo, b)...)
+}
+
+// setLogo calls collection.setLogo and fills the computed attributes; false
+// when nothing was set.
+func (r *collectionLogoResource) setLogo(ctx context.Context, m *collectionLogoModel, diags *diag.Diagnostics) bool {
+	hash := m.CollectionHash.ValueString()
+	in := apiclient.SetLogoInput{CollectionHash: hash, FileURL: m.FileURL.ValueString(), LogoURL: m.ClickURL.ValueString()}
+	at, source := path.Root("file_url"), m.FileURL.ValueString()
+	if !m.File.IsNull() {
+		at, source = path.Root("file"), m.File.ValueString()
+		up, err := openUpload(source, logoFile, m.FileSHA256.ValueString())
+		if err != nil {
+			addFileProblem(diags, at, err)
+			return false
+		}
+		defer up.Close()
+		in.File = up.Upload
+		defer func() {
+			if sent := up.SentSHA256(); !diags.HasError() && sent != m.FileSHA256.ValueString() {
+				diags.AddAttributeError(at, "File Changed During Upload", fmt.Sprintf(
+					"The file %q changed while it was being uploaded (SHA-256 %s, planned %s). The logo now shows what was "+
+						"sent; apply again to upload the current file.", source, sent, m.FileSHA256.ValueString()))
+				m.FileSHA256 = types.StringValue(sent)
+			}
+		}()
+	}
+	col, err := r.client.SetLogo(ctx, in)
+	if err != nil {
+		doing := fmt.Sprintf("setting %q as the logo of collection %s", source, hash)
+		switch {
+		case apiclient.IsFileTooLarge(err):
+			addAPIAttributeError(diags, at, "Logo Image Too Large", doing, err)
+		case apiclient.IsInvalidFileFormat(err):
+			addAPIAttributeError(diags, at, "Logo Image Not Accepted", doing, err)
+		case apiclient.IsCollectionNotFound(err), apiclient.IsForbidden(err):
+			addAPIAttributeError(diags, path.Root("collection_hash"), "Error Setting Logo", doing, err)
+		default:
+			addAPIError(diags, "Error Setting Logo", doing, err)
+		}
+		return false
+	}
+	m.ID = types.StringValue(hash)
+	m.LogoImage = types.StringValue(col.Settings.LogoImage)
+	return true
+}
+
+func (r *collectionLogoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state collectionLogoModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hash := state.CollectionHash.ValueString()
+	col, err := r.client.GetCollection(ctx, hash)
+	switch {
+	case apiclient.IsCollectionNotFound(err):
+		resp.Diagnostics.AddWarning("Collection No Longer Exists", fmt.Sprintf(
+			"Collection %s does not exist any more (a publish gives a collection a new hash), so its logo was removed from "+
+				"the state.", hash))
+		resp.State.RemoveResource(ctx)
+		return
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "Error Reading Logo", "reading collection "+hash, err)
+		return
+	}
+	state.ID = types.StringValue(hash)
+	// The click URL is never returned; the logo identifier is, and a
+	// different one means the logo was replaced (ModifyPlan plans it back).
+	if logo := col.Settings.LogoImage; logo != "" {
+		state.LogoImage = types.StringValue(logo)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *collectionLogoResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state collectionLogoModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.AddWarning("Logo Left On Collection", fmt.Sprintf(
+		"The Flipbook API has no operation that removes a logo, so the logo of collection %s was only removed from the "+
+			"Terraform state and still shows in the player. Change it in the web application if it should go.",
+		state.CollectionHash.ValueString()))
+}
+
+func (r *collectionLogoResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if strings.TrimSpace(req.ID) == "" {
+		resp.Diagnostics.AddError("Invalid Import ID", "Import flipbook_collection_logo by the collection hash.")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
+}

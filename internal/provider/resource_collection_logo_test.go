@@ -1,0 +1,154 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+func logoConfig(e *testEmulator, body string) string {
+	return e.providerConfig("") + fmt.Sprintf(`
+resource "flipbook_collection_logo" "test" {
+  collection_hash = "pub-private-1"
+  %s
+}
+`, body)
+}
+
+// checkServiceLogo checks that the service shows the state's logo_image.
+func checkServiceLogo(api *apiclient.Client, addr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		col, err := api.GetCollection(context.Background(), "pub-private-1")
+		if err != nil {
+			return err
+		}
+		if got, want := col.Settings.LogoImage, s.RootModule().Resources[addr].Primary.Attributes["logo_image"]; got != want {
+			return fmt.Errorf("service shows logo %q, state holds %q", got, want)
+		}
+		return nil
+	}
+}
+
+func TestAccCollectionLogo_lifecycle(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	dir := t.TempDir()
+	logo := writeTestPNG(t, dir, "logo.png", 8, 8, color.RGBA{R: 255, A: 255})
+	blueSHA := sha256Hex(t, writeTestPNG(t, t.TempDir(), "blue.png", 8, 8, color.RGBA{B: 255, A: 255}))
+	addr := "flipbook_collection_logo.test"
+	logoChanges := statecheck.CompareValue(compare.ValuesDiffer())
+	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>`)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(svg) }))
+	t.Cleanup(srv.Close)
+
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: logoConfig(emu, fmt.Sprintf("file = %q\nclick_url = \"https://example.com/\"", logo)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("pub-private-1")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.StringExact(sha256Hex(t, logo))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("logo_image"), knownvalue.StringRegexp(regexp.MustCompile(`\.png$`))),
+					logoChanges.AddStateValue(addr, tfjsonpath.New("logo_image")),
+				},
+				Check: checkServiceLogo(api, addr),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:            addr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"file", "file_sha256", "click_url"},
+			},
+			{
+				// New content on disk sets the logo again, in place.
+				PreConfig: func() { writeTestPNG(t, dir, "logo.png", 8, 8, color.RGBA{B: 255, A: 255}) },
+				Config:    logoConfig(emu, fmt.Sprintf("file = %q\nclick_url = \"https://example.com/\"", logo)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.StringExact(blueSHA)),
+					},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{logoChanges.AddStateValue(addr, tfjsonpath.New("logo_image"))},
+				Check:             checkServiceLogo(api, addr),
+			},
+			{
+				// A logo replaced outside Terraform is drift, set back by apply.
+				PreConfig: func() {
+					other := writeTestPNG(t, t.TempDir(), "other.png", 2, 2, color.Black)
+					if _, err := api.SetLogo(context.Background(), apiclient.SetLogoInput{CollectionHash: "pub-private-1",
+						File: &apiclient.Upload{Name: "other.png", Body: mustOpen(t, other)}}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: logoConfig(emu, fmt.Sprintf("file = %q\nclick_url = \"https://example.com/\"", logo)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: checkServiceLogo(api, addr),
+			},
+			{
+				// Another click URL is an update too.
+				Config: logoConfig(emu, fmt.Sprintf("file = %q\nclick_url = \"https://example.org/shop\"", logo)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+			},
+			{
+				Config: logoConfig(emu, fmt.Sprintf("file_url = %q", srv.URL+"/logo.svg")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("logo_image"), knownvalue.StringRegexp(regexp.MustCompile(`\.svg$`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.Null()),
+				},
+				Check: checkServiceLogo(api, addr),
+			},
+		},
+	})
+}
+
+func TestAccCollectionLogo_planTimeChecks(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	dir := t.TempDir()
+	pdf := writeTestPDF(t, dir, "logo.png", 1)
+	big := writeSparseFile(t, dir, "big.png", []byte("\x89PNG\r\n\x1a\n"), 100<<20+1)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: logoConfig(emu, `file = "does-not-exist.png"`),
+				ExpectError: msgRe("File Not Found", `"does-not-exist.png" does not exist`)},
+			{Config: logoConfig(emu, fmt.Sprintf("file = %q", pdf)),
+				ExpectError: msgRe("Unsupported File Type", "is PDF; the service accepts PNG, JPEG, GIF, WebP, SVG")},
+			{Config: logoConfig(emu, fmt.Sprintf("file = %q", big)),
+				ExpectError: msgRe("File Too Large", "104857601 bytes")},
+			{Config: logoConfig(emu, `file_url = "https://example.com/a.png"
+click_url = "javascript:alert(1)"`),
+				ExpectError: msgRe("click_url", "must be an http:// or https:// URL")},
+			{Config: logoConfig(emu, ""),
+				ExpectError: msgRe("Exactly one of these attributes must be configured: [file,file_url]")},
+		},
+	})
+	if reqs := emu.Emulator.Requests(); len(reqs) != 0 {
+		t.Fatalf("plan-time checks made API calls: %v", reqs)
+	}
+}
