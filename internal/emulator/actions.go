@@ -3,6 +3,7 @@ package emulator
 import (
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -233,7 +234,7 @@ func (a *account) resolve(p engine.PermissionEntry) (recipients []string, keep b
 				return nil, false
 			}
 			for _, r := range a.fx.Readers {
-				if r.Accepted && contains(r.Groups, p.Group) {
+				if r.Accepted && slices.Contains(r.Groups, p.Group) {
 					recipients = append(recipients, r.Email)
 				}
 			}
@@ -255,15 +256,6 @@ func (a *account) resolve(p engine.PermissionEntry) (recipients []string, keep b
 		return nil, true
 	}
 	return nil, false
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // getEmbed builds iframe markup. The deprecated https parameter is checked
@@ -370,6 +362,12 @@ func (c *call) downloadHTML() reply {
 	}
 	if now.Before(col.Package.ReadyAt) {
 		return ok(obj{{"status", "PROCESSING"}})
+	}
+	// Links answer 410 for an hour after they expire, then are forgotten.
+	for t, tok := range e.tokens {
+		if now.After(tok.expires.Add(time.Hour)) {
+			delete(e.tokens, t)
+		}
 	}
 	token := newHash() + newHash()
 	e.tokens[token] = packageToken{seq: col.Seq, expires: now.Add(packageURLLifetime)}
