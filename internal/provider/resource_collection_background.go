@@ -1,0 +1,172 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+var (
+	_ resource.Resource                = (*collectionBackgroundResource)(nil)
+	_ resource.ResourceWithConfigure   = (*collectionBackgroundResource)(nil)
+	_ resource.ResourceWithImportState = (*collectionBackgroundResource)(nil)
+)
+
+func init() {
+	resourceFactories = append(resourceFactories, newCollectionBackgroundResource)
+}
+
+func newCollectionBackgroundResource() resource.Resource {
+	return &collectionBackgroundResource{resourceBase{typeSuffix: "collection_background"}}
+}
+
+type collectionBackgroundResource struct {
+	resourceBase
+}
+
+type collectionBackgroundModel struct {
+	ID                    types.String `tfsdk:"id"`
+	CollectionHash        types.String `tfsdk:"collection_hash"`
+	Triggers              types.Map    `tfsdk:"triggers"`
+	BackgroundColor       types.String `tfsdk:"background_color"`
+	TransparentBackground types.Bool   `tfsdk:"transparent_background"`
+}
+
+func (r *collectionBackgroundResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Declares that a collection's player shows no background image: creating the resource calls " +
+			"`collection.deleteBackgroundImage`.\n\n" +
+			"What refresh can see: `collection.getCollection` reports the background colour and whether the background is " +
+			"transparent, and they are kept up to date in `background_color` and `transparent_background`; it does **not** " +
+			"report whether a background image is set. An image added again in the web application is therefore invisible " +
+			"to Terraform. To remove it again, change a value in `triggers` (or run `terraform apply -replace`).\n\n" +
+			"The API has no operation that sets a background image, so destroying the resource only removes it from the " +
+			"state (with a warning). A collection that no longer exists (for example, replaced by publishing) is removed " +
+			"from the state with a warning. Import by collection hash.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The collection hash.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"collection_hash": schema.StringAttribute{
+				MarkdownDescription: "Hash of the collection whose background image is removed.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"triggers": schema.MapAttribute{
+				MarkdownDescription: "Arbitrary values; any change removes the background image again. Use it when an " +
+					"image may have been added back outside Terraform, which refresh cannot detect.",
+				ElementType:   types.StringType,
+				Optional:      true,
+				PlanModifiers: []planmodifier.Map{mapplanmodifier.RequiresReplace()},
+			},
+			"background_color": schema.StringAttribute{
+				MarkdownDescription: "The background colour the player shows instead (the service's " +
+					"`settings.backgroundColor`, a hexadecimal colour), as last read.",
+				Computed: true,
+			},
+			"transparent_background": schema.BoolAttribute{
+				MarkdownDescription: "Whether the player's background is transparent (then `background_color` is ignored), as last read.",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+func (r *collectionBackgroundResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan collectionBackgroundModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hash := plan.CollectionHash.ValueString()
+	col, err := r.client.DeleteBackgroundImage(ctx, hash, apiclient.ResponseFormat{})
+	if err != nil {
+		doing := "removing the background image of collection " + hash
+		if apiclient.IsCollectionNotFound(err) || apiclient.IsForbidden(err) {
+			addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Removing Background Image", doing, err)
+		} else {
+			addAPIError(&resp.Diagnostics, "Error Removing Background Image", doing, err)
+		}
+		return
+	}
+	plan.ID = types.StringValue(hash)
+	applyBackground(&plan, col)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func applyBackground(m *collectionBackgroundModel, col *apiclient.Collection) {
+	m.BackgroundColor = types.StringNull()
+	if c := col.Settings.BackgroundColor; c != "" {
+		m.BackgroundColor = types.StringValue(c)
+	}
+	m.TransparentBackground = types.BoolNull()
+	if t := col.Settings.TransparentBackground; t.Valid {
+		m.TransparentBackground = types.BoolValue(t.Value)
+	}
+}
+
+func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state collectionBackgroundModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hash := state.CollectionHash.ValueString()
+	col, err := r.client.GetCollection(ctx, hash)
+	switch {
+	case apiclient.IsCollectionNotFound(err):
+		resp.Diagnostics.AddWarning("Collection No Longer Exists", fmt.Sprintf(
+			"Collection %s does not exist any more (a publish gives a collection a new hash), so its background setting was "+
+				"removed from the state.", hash))
+		resp.State.RemoveResource(ctx)
+		return
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "Error Reading Background", "reading collection "+hash, err)
+		return
+	}
+	state.ID = types.StringValue(hash)
+	applyBackground(&state, col)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update is never planned (every input replaces); it keeps the state as it is.
+func (r *collectionBackgroundResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var state collectionBackgroundModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *collectionBackgroundResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state collectionBackgroundModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.AddWarning("Background Image Not Restored", fmt.Sprintf(
+		"The Flipbook API has no operation that sets a background image, so destroying this resource only removed it from "+
+			"the Terraform state; collection %s keeps showing no background image.", state.CollectionHash.ValueString()))
+}
+
+func (r *collectionBackgroundResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if strings.TrimSpace(req.ID) == "" {
+		resp.Diagnostics.AddError("Invalid Import ID", "Import flipbook_collection_background by the collection hash.")
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
+}

@@ -1,0 +1,109 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+func backgroundConfig(e *testEmulator, hash, triggers string) string {
+	return e.providerConfig("") + fmt.Sprintf(`
+resource "flipbook_collection_background" "test" {
+  collection_hash = %q
+  %s
+}
+`, hash, triggers)
+}
+
+// checkNoBackgroundImage checks the emulator's record, which (unlike the
+// API) knows whether an image is set.
+func checkNoBackgroundImage(emu *testEmulator, hash string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		v, err := emu.Emulator.Collection(hash)
+		if err != nil {
+			return err
+		}
+		if v.BackgroundImage {
+			return fmt.Errorf("collection %s still has a background image", hash)
+		}
+		return nil
+	}
+}
+
+func TestAccCollectionBackground_lifecycle(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	const hash = "pub-private-1"
+	addr := "flipbook_collection_background.test"
+	if v, err := emu.Emulator.Collection(hash); err != nil || !v.BackgroundImage {
+		t.Fatalf("fixture collection %s should start with a background image (%v)", hash, err)
+	}
+	calls := func() int { return emu.Emulator.Requests()[apiclient.ActionDeleteBackgroundImage]["20"] }
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: backgroundConfig(emu, hash, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(hash)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("background_color"), knownvalue.StringExact("#FFFFFF")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("transparent_background"), knownvalue.Bool(false)),
+				},
+				Check: checkNoBackgroundImage(emu, hash),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			{
+				// A new trigger value removes the image again.
+				Config: backgroundConfig(emu, hash, `triggers = { campaign = "spring" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: func(*terraform.State) error {
+					if n := calls(); n != 2 {
+						return fmt.Errorf("deleteBackgroundImage called %d times, want 2", n)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccCollectionBackground_collectionGone(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	cfg := backgroundConfig(emu, "draft-1", "")
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					if _, err := emu.Emulator.Publish("draft-1"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config:      backgroundConfig(emu, "no-such-collection", ""),
+				ExpectError: msgRe("Error Removing Background Image", "code 46"),
+			},
+		},
+	})
+}
