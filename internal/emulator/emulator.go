@@ -71,7 +71,8 @@ type Emulator struct {
 	requests      map[string]map[string]int
 	notifications []Notification
 	rates         map[string]*rateLimiter
-	version       uint64 // bumped by every change worth persisting
+	version       uint64          // bumped by every change worth persisting
+	seeded        map[string]bool // fixture collections the state file holds
 
 	persistMu sync.Mutex
 	written   uint64
@@ -188,6 +189,7 @@ func New(opts Options) (*Emulator, error) {
 		tokens:   map[string]packageToken{},
 		requests: map[string]map[string]int{},
 		rates:    map[string]*rateLimiter{},
+		seeded:   map[string]bool{},
 	}
 	if e.now == nil {
 		e.now = time.Now
@@ -236,6 +238,7 @@ func New(opts Options) (*Emulator, error) {
 			e.seq++
 			c.Seq = e.seq
 			e.cols[c.Hash] = c
+			e.seeded[c.Hash] = true
 			if c.Folder != "" {
 				a.addFolder(c.Folder)
 			}

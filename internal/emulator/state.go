@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 )
 
 // stateVersion is the format of the state file.
@@ -20,10 +21,15 @@ type stateFile struct {
 	Seq         int64               `json:"seq"`
 	Accounts    map[string]*account `json:"accounts"`
 	Collections []*collection       `json:"collections"`
+	// Seeded lists the fixture collections the state already took in, so
+	// that a collection added to the fixture later still appears while one
+	// deleted or republished through the API does not come back.
+	Seeded []string `json:"seededFromFixture"`
 }
 
 // loadState replaces the fixture's collections by the saved ones when the
-// state file exists. Data of accounts the fixture no longer has is dropped.
+// state file exists, keeping only fixture collections the state has never
+// seen. Data of accounts the fixture no longer has is dropped.
 func (e *Emulator) loadState() error {
 	b, err := os.ReadFile(e.state)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -51,7 +57,12 @@ func (e *Emulator) loadState() error {
 			}
 		}
 	}
+	fromFixture := e.cols
 	e.cols = map[string]*collection{}
+	seen := map[string]bool{}
+	for _, h := range st.Seeded {
+		seen[h] = true
+	}
 	for _, c := range st.Collections {
 		if c == nil || e.accounts[c.APIKey] == nil {
 			continue
@@ -62,6 +73,17 @@ func (e *Emulator) loadState() error {
 		e.cols[c.Hash] = c
 	}
 	e.seq = st.Seq
+	for h, c := range fromFixture {
+		if !seen[h] && e.cols[h] == nil {
+			e.seq++
+			c.Seq = e.seq
+			e.cols[h] = c
+		}
+		e.seeded[h] = true
+	}
+	for h := range seen {
+		e.seeded[h] = true
+	}
 	return nil
 }
 
@@ -81,7 +103,12 @@ func (e *Emulator) persist() {
 		e.mu.Unlock()
 		return
 	}
-	b, err := json.MarshalIndent(stateFile{Version: stateVersion, Seq: e.seq, Accounts: e.accounts, Collections: e.sortedCollections()}, "", "  ")
+	seeded := make([]string, 0, len(e.seeded))
+	for h := range e.seeded {
+		seeded = append(seeded, h)
+	}
+	sort.Strings(seeded)
+	b, err := json.MarshalIndent(stateFile{Version: stateVersion, Seq: e.seq, Accounts: e.accounts, Collections: e.sortedCollections(), Seeded: seeded}, "", "  ")
 	e.mu.Unlock()
 	if err != nil {
 		e.logf("state: %v", err)

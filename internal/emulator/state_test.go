@@ -37,13 +37,20 @@ func TestStateFileRoundTrip(t *testing.T) {
 		t.Fatalf("temporary files left: %v", tmps)
 	}
 
-	srv2, err := Start(Options{Fixture: fastFixture(), StateFile: path})
+	// The fixture gained a collection since: it appears, after the saved ones.
+	fx := fastFixture()
+	fx.Accounts[0].Collections = append(fx.Accounts[0].Collections, CollectionFixture{CollectionHash: "added-later", PageCount: 1})
+	srv2, err := Start(Options{Fixture: fx, StateFile: path})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer srv2.Close()
 	c2 := newTestClient(t, srv2)
 	after := srv2.Emulator.Collections()
+	if n := len(after); n != len(before)+1 || after[n-1].CollectionHash != "added-later" {
+		t.Fatalf("fixture collection added later: %+v", after[n-1])
+	}
+	after = after[:len(after)-1]
 	if !reflect.DeepEqual(before, after) {
 		t.Fatalf("collections changed across restart\nbefore %+v\nafter  %+v", before, after)
 	}
