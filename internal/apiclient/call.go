@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -136,6 +137,8 @@ func (c *Client) classify(ctx context.Context, req *request, res attemptResult, 
 		if out == nil {
 			return nil, false
 		}
+		// A failed earlier attempt may have filled part of out: start clean.
+		reflect.ValueOf(out).Elem().SetZero()
 		if err := decodeData(res.env.Data, out); err != nil {
 			de := &DecodeError{Action: req.action, HTTPStatus: res.httpStatus,
 				Reason: "unexpected data: " + red.redact(err.Error()), Err: err,

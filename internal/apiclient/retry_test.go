@@ -324,3 +324,20 @@ func TestMutatingGetNotReplayedOnReusedConnection(t *testing.T) {
 		t.Errorf("setPermissions reached the server %d times, want 1", n)
 	}
 }
+
+// A retried read decodes the final answer alone: nothing of an earlier,
+// unreadable answer leaks into the result.
+func TestRetriedReadStartsFromEmptyResult(t *testing.T) {
+	f := newFakeAPI(t, func(n int, _ captured, w http.ResponseWriter, _ *http.Request) {
+		if n == 0 {
+			writeJSON(w, http.StatusOK, okEnvelope(`{"collectionTitle":"stale","collectionItems":"not a list"}`))
+			return
+		}
+		writeJSON(w, http.StatusOK, okEnvelope(`{"collectionHash":"c-1"}`))
+	})
+	c, _ := newTestClient(t, f, nil)
+	coll, err := c.GetCollection(context.Background(), "c-1")
+	if err != nil || coll.CollectionTitle != "" || coll.CollectionHash != "c-1" || f.count() != 2 {
+		t.Errorf("got %+v, %v after %d requests", coll, err, f.count())
+	}
+}
