@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -136,29 +137,50 @@ func TestErrorTable(t *testing.T) {
 }
 
 func TestRateLimits(t *testing.T) {
-	t.Run("31", func(t *testing.T) {
+	start := func(t *testing.T, perSec, perMin int) (*Server, *testClient, *fakeClock) {
 		fx := fastFixture()
-		fx.Limits.RequestsPerSecond = 3
-		_, c := startTest(t, fx)
-		codes := burst(c, 4)
-		if codes[0] != 20 || codes[2] != 20 || codes[3] != 31 {
+		fx.Limits.RequestsPerSecond, fx.Limits.RequestsPerMinute = perSec, perMin
+		clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
+		srv, err := Start(Options{Fixture: fx, Now: clock.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(srv.Close)
+		return srv, newTestClient(t, srv), clock
+	}
+	t.Run("31", func(t *testing.T) {
+		_, c, clock := start(t, 3, 0)
+		if codes := burst(c, 4); !reflect.DeepEqual(codes, []int{20, 20, 20, 31}) {
 			t.Fatalf("codes %v", codes)
 		}
-		time.Sleep(400 * time.Millisecond) // one token back
-		wantCode(t, c.get(get("collection.getCollection", "pub-private-1")), 20, "OK")
+		clock.add(999 * time.Millisecond)
+		wantCode(t, c.get(get("collection.getCollection", "pub-private-1")), 31, "Requests per second limit exceeded")
+		clock.add(2 * time.Millisecond) // the burst is now more than a second old
+		if codes := burst(c, 4); !reflect.DeepEqual(codes, []int{20, 20, 20, 31}) {
+			t.Fatalf("codes after a second %v", codes)
+		}
+		// Another key has its own budget.
+		other := newTestClient(t, c.srv)
+		other.key, other.secret = "other-key", "other-secret"
+		wantCode(t, other.get(get("collection.getCollection", "other-private-1")), 20, "OK")
 	})
 	t.Run("32", func(t *testing.T) {
-		fx := fastFixture()
-		fx.Limits.RequestsPerMinute = 2
-		srv, c := startTest(t, fx)
-		codes := burst(c, 3)
-		if codes[0] != 20 || codes[1] != 20 || codes[2] != 32 {
+		srv, c, clock := start(t, 0, 2)
+		if codes := burst(c, 3); !reflect.DeepEqual(codes, []int{20, 20, 32}) {
 			t.Fatalf("codes %v", codes)
 		}
-		env := c.get(get("collection.getCollection", "pub-private-1"))
-		wantCode(t, env, 32, "Requests per minute limit exceeded")
+		clock.add(59 * time.Second)
+		wantCode(t, c.get(get("collection.getCollection", "pub-private-1")), 32, "Requests per minute limit exceeded")
 		if n := srv.Emulator.Requests()["collection.getCollection"]["32"]; n != 2 {
 			t.Fatalf("32 counted %d times", n)
+		}
+		clock.add(2 * time.Second)
+		wantCode(t, c.get(get("collection.getCollection", "pub-private-1")), 20, "OK")
+	})
+	t.Run("second before minute", func(t *testing.T) {
+		_, c, _ := start(t, 1, 1)
+		if codes := burst(c, 2); !reflect.DeepEqual(codes, []int{20, 31}) {
+			t.Fatalf("codes %v", codes)
 		}
 	})
 }

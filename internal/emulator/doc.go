@@ -59,9 +59,11 @@
 // # Rate limits
 //
 // limits.requestsPerSecond and limits.requestsPerMinute (0 = unlimited)
-// are token buckets per API key, holding at most the limit and refilled
-// evenly over a second or a minute: a burst of N passes, then N per period.
-// A client pacing itself with buckets of the same size never sees 31/32.
+// count, per API key, the requests accepted in the last second and the last
+// minute (sliding windows): a call that would make either count exceed its
+// limit is refused with 31 (second checked first) or 32. A burst of N
+// passes; the next call passes only once the oldest of them is a full
+// second (or minute) old.
 //
 // # Generation
 //
@@ -240,7 +242,8 @@
 // With Options.StateFile (-state) the accounts' folders, upload counts and
 // all collections are written after every change (a temporary file renamed
 // over the old one) and loaded at start instead of the fixture's
-// collections. Request counters, faults, notifications and download links
+// collections; a fixture collection the state file has never held (one
+// added to the fixture later) is added after them. Request counters, faults, notifications and download links
 // are not kept. New keeps the Fixture it is given: do not change it
 // afterwards (DemoFixture returns a fresh copy on every call).
 package emulator

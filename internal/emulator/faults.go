@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // Fault kinds: the seven of CONTRACT.md and permissions_failure, this
@@ -100,16 +98,29 @@ func (e *Emulator) SetFaults(rate float64, kinds []string) error {
 	return nil
 }
 
-// rateLimiter is one API key's two token buckets: requestsPerSecond tokens
-// refilled over a second and requestsPerMinute over a minute, each holding
-// at most its limit. A client pacing itself with the same buckets never
-// meets 31 or 32.
+// rateLimiter holds the times of one API key's accepted requests in the
+// last second and the last minute. A request is refused when the window
+// [now-1s, now] or [now-1m, now] already holds the limit: the service
+// counts requests in the last second or minute, so a burst of N followed
+// by anything within the same second is refused.
 type rateLimiter struct {
-	second, minute *rate.Limiter
+	second, minute []time.Time
+}
+
+// window drops the times older than d before now and reports whether
+// another request fits under limit (0 = unlimited).
+func window(times []time.Time, now time.Time, d time.Duration, limit int) ([]time.Time, bool) {
+	i := 0
+	for i < len(times) && !times[i].After(now.Add(-d)) {
+		i++
+	}
+	times = times[i:]
+	return times, limit == 0 || len(times) < limit
 }
 
 // takeRate spends one request of the key's budget and returns 31 or 32 when
-// there is none left (a refused request spends nothing), 0 otherwise.
+// the last second or minute is full (a refused request spends nothing), 0
+// otherwise.
 func (e *Emulator) takeRate(key string) int {
 	perSec, perMin := e.fx.Limits.RequestsPerSecond, e.fx.Limits.RequestsPerMinute
 	if perSec == 0 && perMin == 0 {
@@ -121,31 +132,20 @@ func (e *Emulator) takeRate(key string) int {
 	rl := e.rates[key]
 	if rl == nil {
 		rl = &rateLimiter{}
-		if perSec > 0 {
-			rl.second = rate.NewLimiter(rate.Limit(perSec), perSec)
-		}
-		if perMin > 0 {
-			rl.minute = rate.NewLimiter(rate.Limit(float64(perMin)/60), perMin)
-		}
 		e.rates[key] = rl
 	}
-	var sec *rate.Reservation
-	if rl.second != nil {
-		sec = rl.second.ReserveN(now, 1)
-		if sec.DelayFrom(now) > 0 {
-			sec.CancelAt(now)
-			return 31
-		}
+	var fits bool
+	if rl.second, fits = window(rl.second, now, time.Second, perSec); !fits {
+		return 31
 	}
-	if rl.minute != nil {
-		min := rl.minute.ReserveN(now, 1)
-		if min.DelayFrom(now) > 0 {
-			min.CancelAt(now)
-			if sec != nil {
-				sec.CancelAt(now)
-			}
-			return 32
-		}
+	if rl.minute, fits = window(rl.minute, now, time.Minute, perMin); !fits {
+		return 32
+	}
+	if perSec > 0 {
+		rl.second = append(rl.second, now)
+	}
+	if perMin > 0 {
+		rl.minute = append(rl.minute, now)
 	}
 	return 0
 }
