@@ -376,6 +376,25 @@ func TestAccTemplateCollection_published(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: e.providerConfig("") + brochure("To publish", "")},
 			{
+				// A status outside the documented three, changed outside
+				// Terraform: refreshed, never a planned change.
+				PreConfig: func() {
+					status := "published"
+					if err := e.Emulator.SetAccess(latest(t, e, "template").CollectionHash, nil, nil, &status); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: e.providerConfig("") + brochure("To publish", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("status"), knownvalue.StringExact("published")),
+					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("publish_date"),
+						knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$`))),
+				},
+			},
+			{
 				PreConfig: func() {
 					if _, err := e.Emulator.Publish(latest(t, e, "template").CollectionHash); err != nil {
 						t.Fatal(err)
