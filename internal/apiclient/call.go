@@ -78,7 +78,7 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 		elapsed := c.now().Sub(start)
 		touched = res.touched
 
-		finalErr, retryable := c.classify(ctx, req, res, red, out)
+		retryable, finalErr := c.classify(ctx, req, res, red, out)
 		// An upload whose reader was consumed can only be re-sent if it rewinds.
 		retry := retryable && attempt <= c.retry.MaxRetries && ctx.Err() == nil &&
 			(!touched || rewind != nil)
@@ -108,11 +108,11 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 	}
 }
 
-// classify turns an attempt into the error to return (nil on success) and
-// whether trying again is safe and useful.
-func (c *Client) classify(ctx context.Context, req *request, res attemptResult, red *redactor, out any) (error, bool) {
+// classify turns an attempt into whether trying again is safe and useful,
+// and the error to return (nil on success).
+func (c *Client) classify(ctx context.Context, req *request, res attemptResult, red *redactor, out any) (bool, error) {
 	if res.local {
-		return res.err, false
+		return false, res.err
 	}
 	if res.err != nil {
 		var de *DecodeError
@@ -121,21 +121,21 @@ func (c *Client) classify(ctx context.Context, req *request, res attemptResult, 
 			res.err = &TransportError{Action: req.action, Sent: res.sent, Err: res.err}
 		}
 		if req.mutating && (res.sent || isDecode) {
-			return &OutcomeUnknownError{Action: req.action, Err: res.err}, false
+			return false, &OutcomeUnknownError{Action: req.action, Err: res.err}
 		}
 		if ctx.Err() != nil {
-			return res.err, false
+			return false, res.err
 		}
 		// Reads retry anything; mutating calls only what provably never left.
-		return res.err, true
+		return true, res.err
 	}
 	code := int(res.env.Code.Value)
 	switch {
 	case code == CodePerSecondLimit || code == CodePerMinuteLimit:
-		return res.env.apiError(req.action), true
+		return true, redactAPIError(res.env.apiError(req.action), red)
 	case code == CodeOK:
 		if out == nil {
-			return nil, false
+			return false, nil
 		}
 		// A failed earlier attempt may have filled part of out: start clean.
 		reflect.ValueOf(out).Elem().SetZero()
@@ -144,20 +144,26 @@ func (c *Client) classify(ctx context.Context, req *request, res attemptResult, 
 				Reason: "unexpected data: " + red.redact(err.Error()), Err: err,
 				Snippet: snippet(res.env.Data, red)}
 			if req.mutating {
-				return &OutcomeUnknownError{Action: req.action, Err: de}, false
+				return false, &OutcomeUnknownError{Action: req.action, Err: de}
 			}
-			return de, true
+			return true, de
 		}
-		return nil, false
+		return false, nil
 	default:
-		ae := res.env.apiError(req.action)
-		ae.Message = red.redact(ae.Message)
-		for i := range ae.Errors {
-			ae.Errors[i] = red.redact(ae.Errors[i])
-		}
+		ae := redactAPIError(res.env.apiError(req.action), red)
 		retry := !req.mutating && (res.httpStatus >= 500 || code == CodeOperationFailed)
-		return ae, retry
+		return retry, ae
 	}
+}
+
+// redactAPIError scrubs what the service echoed into the message and errors.
+func redactAPIError(ae *APIError, red *redactor) *APIError {
+	ae.Status = red.redact(ae.Status)
+	ae.Message = red.redact(ae.Message)
+	for i := range ae.Errors {
+		ae.Errors[i] = red.redact(ae.Errors[i])
+	}
+	return ae
 }
 
 // attempt performs one HTTP exchange.

@@ -163,23 +163,45 @@ func hasCode(err error, codes ...int) bool {
 	return false
 }
 
-// Predicates over errors returned by the Client.
-func IsNotFound(err error) bool {
-	return hasCode(err, CodeCollectionNotFound, CodeFlipbookNotFound)
-}                                         // 46 or 47
-func IsCollectionNotFound(err error) bool { return hasCode(err, CodeCollectionNotFound) } // 46
-func IsFlipbookNotFound(err error) bool   { return hasCode(err, CodeFlipbookNotFound) }   // 47
-func IsForbidden(err error) bool          { return hasCode(err, CodeForbidden) }          // 43
-func IsThrottled(err error) bool {
-	return hasCode(err, CodePerSecondLimit, CodePerMinuteLimit)
-}                                        // 31, 32
-func IsInProgress(err error) bool        { return hasCode(err, CodeInProgress) }        // 38
-func IsNotEligible(err error) bool       { return hasCode(err, CodeNotEligible) }       // 48
-func IsQuotaExceeded(err error) bool     { return hasCode(err, CodeUploadQuota) }       // 33
-func IsFileTooLarge(err error) bool      { return hasCode(err, CodeFileTooLarge) }      // 34
-func IsTooManyPages(err error) bool      { return hasCode(err, CodeTooManyPages) }      // 35
-func IsInvalidFileFormat(err error) bool { return hasCode(err, CodeInvalidFileFormat) } // 45
-func IsValidation(err error) bool        { return hasCode(err, CodeBadRequest) }        // 40
+// IsNotFound: the collection (46) or flipbook (47) does not exist.
+func IsNotFound(err error) bool { return hasCode(err, CodeCollectionNotFound, CodeFlipbookNotFound) }
+
+// IsCollectionNotFound: code 46.
+func IsCollectionNotFound(err error) bool { return hasCode(err, CodeCollectionNotFound) }
+
+// IsFlipbookNotFound: code 47.
+func IsFlipbookNotFound(err error) bool { return hasCode(err, CodeFlipbookNotFound) }
+
+// IsForbidden: code 43 (deleted, or another workspace's collection).
+func IsForbidden(err error) bool { return hasCode(err, CodeForbidden) }
+
+// IsThrottled: code 31 or 32. The client only returns one after its
+// retries ran out or ctx ended.
+func IsThrottled(err error) bool { return hasCode(err, CodePerSecondLimit, CodePerMinuteLimit) }
+
+// IsInProgress: code 38 (the flipbook is still publishing).
+func IsInProgress(err error) bool { return hasCode(err, CodeInProgress) }
+
+// IsNotEligible: code 48 (permissions need a published, private
+// flipbook without a password).
+func IsNotEligible(err error) bool { return hasCode(err, CodeNotEligible) }
+
+// IsQuotaExceeded: code 33 (monthly uploads used).
+func IsQuotaExceeded(err error) bool { return hasCode(err, CodeUploadQuota) }
+
+// IsFileTooLarge: code 34, from the service or refused before sending.
+func IsFileTooLarge(err error) bool { return hasCode(err, CodeFileTooLarge) }
+
+// IsTooManyPages: code 35.
+func IsTooManyPages(err error) bool { return hasCode(err, CodeTooManyPages) }
+
+// IsInvalidFileFormat: code 45.
+func IsInvalidFileFormat(err error) bool { return hasCode(err, CodeInvalidFileFormat) }
+
+// IsValidation: code 40 (bad request; details in APIError.Errors).
+func IsValidation(err error) bool { return hasCode(err, CodeBadRequest) }
+
+// IsOutcomeUnknown: a mutating call may or may not have taken effect.
 func IsOutcomeUnknown(err error) bool {
 	var oe *OutcomeUnknownError
 	return errors.As(err, &oe)
