@@ -262,6 +262,12 @@ func (a *account) resolve(p engine.PermissionEntry) (recipients []string, keep b
 // but the player is always served by the emulator over plain http.
 func (c *call) getEmbed() reply {
 	e, q := c.e, c.q
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	col, bad := c.find(q.get("collectionHash"))
+	if bad != nil {
+		return *bad
+	}
 	var errs []string
 	boolParam := func(name string, def bool) bool {
 		if !q.has(name) {
@@ -295,12 +301,6 @@ func (c *call) getEmbed() reply {
 	startBook := intParam("startBook", 1)
 	if len(errs) > 0 {
 		return invalid("Invalid embed parameters", errs...)
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(q.get("collectionHash"))
-	if bad != nil {
-		return *bad
 	}
 	w, h := strconv.Itoa(width), strconv.Itoa(height)
 	if width == 0 {
@@ -441,19 +441,19 @@ func (c *call) userStats() reply {
 // shows the field without its meaning) picks that colour instead.
 func (c *call) deleteBackgroundImage() reply {
 	e, q := c.e, c.q
-	color := "#FFFFFF"
-	if q.has("color") {
-		color = q.get("color")
-		if !hexColor(color) {
-			return invalid("color must be a hexadecimal colour", "color: must look like #RRGGBB or #RGB")
-		}
-	}
 	now := e.now()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	col, bad := c.find(q.get("collectionHash"))
 	if bad != nil {
 		return *bad
+	}
+	color := "#FFFFFF"
+	if q.has("color") {
+		color = q.get("color")
+		if !hexColor(color) {
+			return invalid("color must be a hexadecimal colour", "color: must look like #RRGGBB or #RGB")
+		}
 	}
 	col.Background = false
 	col.BackgroundHex = color

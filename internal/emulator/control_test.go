@@ -282,3 +282,22 @@ func TestStats(t *testing.T) {
 		}
 	}
 }
+
+func TestDeleteBackgroundColor(t *testing.T) {
+	srv, c := startTest(t, nil)
+	p := get("collection.deleteBackgroundImage", "pub-private-1")
+	p["color"] = "red"
+	wantCode(t, c.get(p), 40, "Bad Request")
+	if v, _ := srv.Emulator.Collection("pub-private-1"); !v.BackgroundImage {
+		t.Fatal("a refused call removed the background image")
+	}
+	p["color"] = "#0a0"
+	var col struct{ Settings map[string]any }
+	c.get(p).into(t, &col)
+	if col.Settings["backgroundColor"] != "#0a0" || col.Settings["transparentBackground"] != "false" {
+		t.Fatalf("settings %v", col.Settings)
+	}
+	if v, _ := srv.Emulator.Collection("pub-private-1"); v.BackgroundImage || v.BackgroundColor != "#0a0" {
+		t.Fatalf("view %+v", v)
+	}
+}
