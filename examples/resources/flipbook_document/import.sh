@@ -1,2 +1,3 @@
-# The import ID is the flipbook hash of the document.
-terraform import flipbook_document.example <flipbook-hash>
+# The import ID is "<collection-hash>/<flipbook-hash>": the API finds a
+# flipbook only through the collection it belongs to.
+terraform import flipbook_document.example <collection-hash>/<flipbook-hash>
