@@ -71,9 +71,13 @@ type OutcomeUnknownError struct {
 }
 
 func (e *OutcomeUnknownError) Error() string {
-	return fmt.Sprintf("flipbook API %s: %s: the request may have reached the service before it failed (%v); "+
+	cause := "unknown failure"
+	if e.Err != nil {
+		cause = strings.TrimPrefix(e.Err.Error(), "flipbook API "+e.Action+": ")
+	}
+	return fmt.Sprintf("flipbook API %s: %s: the request may have reached the service before it failed (%s); "+
 		"it was not re-sent, to avoid doing it twice. %s",
-		e.Action, outcomeUnknownPreamble, e.Err, whatToCheck(e.Action))
+		e.Action, outcomeUnknownPreamble, cause, whatToCheck(e.Action))
 }
 
 func (e *OutcomeUnknownError) Unwrap() error { return e.Err }

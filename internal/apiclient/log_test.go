@@ -135,3 +135,14 @@ func TestRedactorPatterns(t *testing.T) {
 		}
 	}
 }
+
+func TestOutcomeUnknownMessageExample(t *testing.T) {
+	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) { resetConn(t, w) })
+	c, _ := newTestClient(t, f, nil)
+	_, err := c.CreateCatalog(context.Background(), CreateCatalogInput{Sections: []Section{{Type: SectionFeed}}})
+	msg := err.Error()
+	if strings.Count(msg, "flipbook API collection.createCatalog") != 1 || !strings.HasPrefix(msg, "flipbook API collection.createCatalog: outcome unknown: ") {
+		t.Errorf("message: %s", msg)
+	}
+	t.Log(msg)
+}
