@@ -275,10 +275,21 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 		resp.Diagnostics.AddWarning("Destroy Keeps The Flipbook Collection", r.keptDetail(hash.ValueString()))
 		return
 	}
-	var stateSections types.List
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, sectionsPath, &stateSections)...)
-	if stateSections.IsNull() {
+	var state, plan collectionResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if state.Sections.IsNull() {
 		tflog.Info(ctx, "adopting the configuration of an imported collection without replacement")
+		return
+	}
+	if !state.Title.Equal(plan.Title) || !state.Folder.Equal(plan.Folder) || !state.Sections.Equal(plan.Sections) {
+		resp.Diagnostics.AddWarning("Replacement Keeps The Old Flipbook Collection",
+			fmt.Sprintf("The API cannot change a generated collection, so this change generates a new %s. The current one, %s, "+
+				"stays in the account: delete it in the Flipbook web application if it is no longer needed.",
+				r.kind.noun, state.ID.ValueString()))
 	}
 }
 

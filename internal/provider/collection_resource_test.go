@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
@@ -113,5 +114,36 @@ func TestCollectionDestroyPlanWarns(t *testing.T) {
 	r.ModifyPlan(context.Background(), req, &resp)
 	if w := onlyWarning(t, resp.Diagnostics); !strings.Contains(w.Detail(), "abc123") {
 		t.Errorf("warning %q must name the hash", w.Detail())
+	}
+}
+
+func TestCollectionReplacementPlanWarns(t *testing.T) {
+	ctx := context.Background()
+	r, empty := testCollectionResource(t, nil)
+	state := stateWithID(t, empty, "abc123")
+	sections := []templateSectionModel{{
+		Type: types.StringValue("blank"), PageBreak: types.BoolNull(), PageCount: types.Int64Value(1),
+	}}
+	if d := state.SetAttribute(ctx, path.Root("sections"), sections); d.HasError() {
+		t.Fatal(d)
+	}
+	if d := state.SetAttribute(ctx, path.Root("title"), "old"); d.HasError() {
+		t.Fatal(d)
+	}
+	plan := tfsdk.Plan{Schema: state.Schema, Raw: state.Raw.Copy()}
+
+	run := func(plan tfsdk.Plan) diag.Diagnostics {
+		resp := resource.ModifyPlanResponse{Plan: plan}
+		r.ModifyPlan(ctx, resource.ModifyPlanRequest{State: state, Plan: plan}, &resp)
+		return resp.Diagnostics
+	}
+	if d := run(plan); len(d) != 0 {
+		t.Errorf("an unchanged plan must not warn: %v", d)
+	}
+	if d := plan.SetAttribute(ctx, path.Root("title"), "new"); d.HasError() {
+		t.Fatal(d)
+	}
+	if w := onlyWarning(t, run(plan)); !strings.Contains(w.Detail(), "abc123") || !strings.Contains(w.Detail(), "stays in the account") {
+		t.Errorf("warning %q must name the old hash and say it stays", w.Detail())
 	}
 }
