@@ -1,0 +1,75 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+func TestAccEmbedDataSource(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	col, err := emu.apiClient(t).GetCollection(context.Background(), "pub-private-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without width and height the player takes the collection's own size.
+	defaultSize := fmt.Sprintf(`width="%d" height="%d"`, col.Settings.CollectionWidth.Value, col.Settings.CollectionHeight.Value)
+	cfg := emu.providerConfig("") + `
+data "flipbook_embed" "plain" {
+  collection_hash = "pub-private-1"
+}
+data "flipbook_embed" "sized" {
+  collection_hash = "pub-private-1"
+  start_page      = 3
+  width           = 800
+  height          = 600
+}
+data "flipbook_embed" "responsive" {
+  collection_hash = "pub-private-1"
+  responsive      = true
+}
+`
+	code := func(name string, re string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue("data.flipbook_embed."+name, tfjsonpath.New("embed_code"),
+			knownvalue.StringRegexp(regexp.MustCompile(re)))
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					code("plain", `^<iframe src="[^"]*/pub-private-1\?startPage=1" `+regexp.QuoteMeta(defaultSize)),
+					code("sized", `startPage=3" width="800" height="600"`),
+					code("responsive", `width="100%" height="100%"`),
+				},
+			},
+			{
+				Config: emu.providerConfig("") + `
+data "flipbook_embed" "bad" {
+  collection_hash = "pub-private-1"
+  start_page      = 0
+}`,
+				ExpectError: msgRe("start_page", "value must be at least 1"),
+			},
+			{
+				Config: emu.providerConfig("") + `
+data "flipbook_embed" "bad" {
+  collection_hash = "pub-private-1"
+  height          = 0
+}`,
+				ExpectError: msgRe("height", "value must be at least 1"),
+			},
+			{
+				Config:      emu.providerConfig("") + `data "flipbook_embed" "gone" { collection_hash = "nope" }`,
+				ExpectError: msgRe("Error Reading Embed Code", "code 46"),
+			},
+		},
+	})
+}
