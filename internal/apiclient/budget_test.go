@@ -77,7 +77,7 @@ func TestBudgetSharedAcrossGoroutines(t *testing.T) {
 	for range workers {
 		wg.Go(func() {
 			for range each {
-				if _, err := c.GetUserStats(context.Background()); err != nil {
+				if _, err := c.GetUserStats(t.Context()); err != nil {
 					t.Error(err)
 				}
 			}
@@ -109,10 +109,10 @@ func TestBudgetWaitPastDeadlineIsDeadlineExceeded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.GetUserStats(context.Background()); err != nil { // spends the only token
+	if _, err := c.GetUserStats(t.Context()); err != nil { // spends the only token
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Second)
 	defer cancel()
 	start := time.Now()
 	_, err = c.GetUserStats(ctx)

@@ -130,10 +130,10 @@ func (c *Client) classify(ctx context.Context, req *request, res attemptResult, 
 		return true, res.err
 	}
 	code := int(res.env.Code.Value)
-	switch {
-	case code == CodePerSecondLimit || code == CodePerMinuteLimit:
+	switch code {
+	case CodePerSecondLimit, CodePerMinuteLimit:
 		return true, redactAPIError(res.env.apiError(req.action), red)
-	case code == CodeOK:
+	case CodeOK:
 		if out == nil {
 			return false, nil
 		}

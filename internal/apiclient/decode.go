@@ -45,10 +45,10 @@ func decodeEnvelope(body []byte) (*envelope, error) {
 		return nil, &DecodeError{Reason: "empty body"}
 	}
 	var jsonBody []byte
-	switch {
-	case trimmed[0] == '{':
+	switch trimmed[0] {
+	case '{':
 		jsonBody = trimmed
-	case trimmed[0] == '<':
+	case '<':
 		v, err := xmlToJSON(trimmed)
 		if err != nil {
 			return nil, &DecodeError{Reason: "invalid XML envelope: " + err.Error(), Err: err}

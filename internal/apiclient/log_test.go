@@ -1,7 +1,6 @@
 package apiclient
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -21,7 +20,7 @@ func TestOneLogEventPerAttempt(t *testing.T) {
 	})
 	log := &recordingLogger{}
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Logger = log })
-	if _, err := c.GetEmbed(context.Background(), EmbedInput{CollectionHash: "c-1"}); err != nil {
+	if _, err := c.GetEmbed(t.Context(), EmbedInput{CollectionHash: "c-1"}); err != nil {
 		t.Fatal(err)
 	}
 	ev := log.all()
@@ -62,7 +61,7 @@ func TestCredentialsNeverReachErrorsOrLogs(t *testing.T) {
 	})
 	log := &recordingLogger{}
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Logger = log })
-	_, err := c.GetPermissions(context.Background(), "c-1")
+	_, err := c.GetPermissions(t.Context(), "c-1")
 	if CodeOf(err) != CodeInvalidSignature {
 		t.Fatalf("err = %v", err)
 	}
@@ -92,7 +91,7 @@ func TestTransportErrorsQuoteNoCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.sleep = (&fakeSleep{}).sleep
-	_, err = c.GetCollection(context.Background(), "c-1")
+	_, err = c.GetCollection(t.Context(), "c-1")
 	if err == nil {
 		t.Fatal("expected a dial error")
 	}
@@ -139,7 +138,7 @@ func TestRedactorPatterns(t *testing.T) {
 func TestOutcomeUnknownMessageExample(t *testing.T) {
 	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) { resetConn(t, w) })
 	c, _ := newTestClient(t, f, nil)
-	_, err := c.CreateCatalog(context.Background(), CreateCatalogInput{Sections: []Section{{Type: SectionFeed}}})
+	_, err := c.CreateCatalog(t.Context(), CreateCatalogInput{Sections: []Section{{Type: SectionFeed}}})
 	msg := err.Error()
 	if strings.Count(msg, "flipbook API collection.createCatalog") != 1 || !strings.HasPrefix(msg, "flipbook API collection.createCatalog: outcome unknown: ") {
 		t.Errorf("message: %s", msg)

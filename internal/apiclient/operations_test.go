@@ -1,7 +1,6 @@
 package apiclient
 
 import (
-	"context"
 	"net/http"
 	"reflect"
 	"strings"
@@ -16,7 +15,7 @@ func TestOperationRequestShapes(t *testing.T) {
 		writeJSON(w, http.StatusOK, answer)
 	})
 	c, _ := newTestClient(t, f, nil)
-	ctx := context.Background()
+	ctx := t.Context()
 	pdf := "%PDF-1.7 fake body"
 
 	tests := []struct {
@@ -248,7 +247,7 @@ func TestLocalArgumentChecksSpendNoCall(t *testing.T) {
 		writeJSON(w, http.StatusOK, okEnvelope(`{}`))
 	})
 	c, _ := newTestClient(t, f, nil)
-	ctx := context.Background()
+	ctx := t.Context()
 	checks := map[string]error{}
 	_, checks["getCollection without hash"] = c.GetCollection(ctx, "")
 	_, checks["create without sections"] = c.CreateFromTemplate(ctx, CreateFromTemplateInput{})
@@ -275,7 +274,7 @@ func TestCreateWithoutHashIsOutcomeUnknown(t *testing.T) {
 		writeJSON(w, http.StatusOK, okEnvelope(`{}`))
 	})
 	c, _ := newTestClient(t, f, nil)
-	_, err := c.CreateCatalog(context.Background(), CreateCatalogInput{Sections: []Section{{Type: SectionFeed}}})
+	_, err := c.CreateCatalog(t.Context(), CreateCatalogInput{Sections: []Section{{Type: SectionFeed}}})
 	if !IsOutcomeUnknown(err) || f.count() != 1 {
 		t.Errorf("err = %v after %d requests, want outcome unknown after 1", err, f.count())
 	}

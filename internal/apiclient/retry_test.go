@@ -40,7 +40,7 @@ func TestThrottleRetriedUntilSuccess(t *testing.T) {
 	})
 	c, fs := newTestClient(t, f, nil)
 	// A mutating call: a throttle means "not done", so it is safe to resend.
-	hash, err := c.CreateFromTemplate(context.Background(), CreateFromTemplateInput{Sections: []Section{{Type: SectionStatic}}})
+	hash, err := c.CreateFromTemplate(t.Context(), CreateFromTemplateInput{Sections: []Section{{Type: SectionStatic}}})
 	if err != nil || hash != "new-1" {
 		t.Fatalf("got %q, %v", hash, err)
 	}
@@ -73,7 +73,7 @@ func TestBackoffScheduleEqualJitter(t *testing.T) {
 		c, fs := newTestClient(t, f, nil)
 		c.jitter = func() float64 { return tt.jitter }
 		before := f.count()
-		_, err := c.GetCollection(context.Background(), "c-1")
+		_, err := c.GetCollection(t.Context(), "c-1")
 		if !IsThrottled(err) || !strings.Contains(err.Error(), "gave up after 9 attempts") {
 			t.Errorf("err = %v, want a throttle after 9 attempts", err)
 		}
@@ -98,7 +98,7 @@ func TestThrottleRetriedUntilDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
 	defer cancel()
 	_, err = c.GetCollection(ctx, "c-1")
 	if !IsThrottled(err) || !errors.Is(err, context.DeadlineExceeded) {
@@ -114,7 +114,7 @@ func TestNoRetriesWhenDisabled(t *testing.T) {
 		writeJSON(w, http.StatusOK, throttleBody)
 	})
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = -1 })
-	_, err := c.GetCollection(context.Background(), "c-1")
+	_, err := c.GetCollection(t.Context(), "c-1")
 	if !IsThrottled(err) || f.count() != 1 {
 		t.Errorf("err = %v after %d requests, want a throttle after 1", err, f.count())
 	}
@@ -137,7 +137,7 @@ func TestReadRetries5xxAndGarbage(t *testing.T) {
 		}
 	})
 	c, _ := newTestClient(t, f, nil)
-	coll, err := c.GetCollection(context.Background(), "c-1")
+	coll, err := c.GetCollection(t.Context(), "c-1")
 	if err != nil || coll.CollectionHash != "c-1" {
 		t.Fatalf("got %+v, %v", coll, err)
 	}
@@ -152,7 +152,7 @@ func TestGarbageBodyIsDecodeErrorWithStatus(t *testing.T) {
 		_, _ = w.Write([]byte(html502))
 	})
 	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = 2 })
-	_, err := c.GetCollection(context.Background(), "c-1")
+	_, err := c.GetCollection(t.Context(), "c-1")
 	var de *DecodeError
 	if !errors.As(err, &de) {
 		t.Fatalf("err = %v, want *DecodeError", err)
@@ -182,29 +182,29 @@ func TestMutatingCallsNeverResentAfterAmbiguousFailure(t *testing.T) {
 			writeJSON(w, http.StatusOK, okEnvelope(`[1]`))
 		},
 	}
-	calls := map[string]func(c *Client) error{
-		ActionCreateFromTemplate: func(c *Client) error {
-			_, err := c.CreateFromTemplate(context.Background(), CreateFromTemplateInput{Sections: []Section{{Type: SectionStatic}}})
+	calls := map[string]func(ctx context.Context, c *Client) error{
+		ActionCreateFromTemplate: func(ctx context.Context, c *Client) error {
+			_, err := c.CreateFromTemplate(ctx, CreateFromTemplateInput{Sections: []Section{{Type: SectionStatic}}})
 			return err
 		},
-		ActionCreateCatalog: func(c *Client) error {
-			_, err := c.CreateCatalog(context.Background(), CreateCatalogInput{Sections: []Section{{Type: SectionFeed}}})
+		ActionCreateCatalog: func(ctx context.Context, c *Client) error {
+			_, err := c.CreateCatalog(ctx, CreateCatalogInput{Sections: []Section{{Type: SectionFeed}}})
 			return err
 		},
-		ActionSetPermissions: func(c *Client) error {
-			_, err := c.SetPermissions(context.Background(), "c-1", nil)
+		ActionSetPermissions: func(ctx context.Context, c *Client) error {
+			_, err := c.SetPermissions(ctx, "c-1", nil)
 			return err
 		},
-		ActionDeleteBackgroundImage: func(c *Client) error {
-			_, err := c.DeleteBackgroundImage(context.Background(), "c-1", ResponseFormat{})
+		ActionDeleteBackgroundImage: func(ctx context.Context, c *Client) error {
+			_, err := c.DeleteBackgroundImage(ctx, "c-1", ResponseFormat{})
 			return err
 		},
-		ActionSetLogo: func(c *Client) error {
-			_, err := c.SetLogo(context.Background(), SetLogoInput{CollectionHash: "c-1", File: &Upload{Name: "l.png", Body: strings.NewReader("png")}})
+		ActionSetLogo: func(ctx context.Context, c *Client) error {
+			_, err := c.SetLogo(ctx, SetLogoInput{CollectionHash: "c-1", File: &Upload{Name: "l.png", Body: strings.NewReader("png")}})
 			return err
 		},
-		ActionAddFlipbook: func(c *Client) error {
-			_, err := c.AddFlipbook(context.Background(), AddFlipbookInput{CollectionHash: "c-1", FileURL: "https://example.com/a.pdf"})
+		ActionAddFlipbook: func(ctx context.Context, c *Client) error {
+			_, err := c.AddFlipbook(ctx, AddFlipbookInput{CollectionHash: "c-1", FileURL: "https://example.com/a.pdf"})
 			return err
 		},
 	}
@@ -213,7 +213,7 @@ func TestMutatingCallsNeverResentAfterAmbiguousFailure(t *testing.T) {
 			t.Run(fname+"/"+action, func(t *testing.T) {
 				f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) { fail(t, w) })
 				c, fs := newTestClient(t, f, nil)
-				err := call(c)
+				err := call(t.Context(), c)
 				var ou *OutcomeUnknownError
 				if !errors.As(err, &ou) || ou.Action != action {
 					t.Fatalf("err = %v, want *OutcomeUnknownError for %s", err, action)
@@ -240,7 +240,7 @@ func TestMutatingCallTimeoutWhileWaitingIsOutcomeUnknown(t *testing.T) {
 	})
 	defer close(release)
 	c, _ := newTestClient(t, f, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	_, err := c.CreateCatalog(ctx, CreateCatalogInput{Sections: []Section{{Type: SectionFeed}}})
 	if !IsOutcomeUnknown(err) || !errors.Is(err, context.DeadlineExceeded) {
@@ -276,7 +276,7 @@ func TestDialFailureRetriedEvenForMutatingCalls(t *testing.T) {
 		cfg.HTTPClient = &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
 	})
 	// A file body that is not seekable: a refused dial must not consume it.
-	fb, err := c.AddFlipbook(context.Background(), AddFlipbookInput{CollectionHash: "c-1",
+	fb, err := c.AddFlipbook(t.Context(), AddFlipbookInput{CollectionHash: "c-1",
 		File: &Upload{Name: "a.pdf", Body: strings.NewReader("%PDF")}})
 	if err != nil || fb.FlipbookHash != "f-1" {
 		t.Fatalf("got %+v, %v", fb, err)
@@ -308,7 +308,7 @@ func TestMutatingGetNotReplayedOnReusedConnection(t *testing.T) {
 	})
 	c, _ := newTestClient(t, f, nil)
 	var reused atomic.Bool
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := c.GetCollection(ctx, "c-1"); err != nil { // opens a keep-alive connection
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestRetriedReadStartsFromEmptyResult(t *testing.T) {
 		writeJSON(w, http.StatusOK, okEnvelope(`{"collectionHash":"c-1"}`))
 	})
 	c, _ := newTestClient(t, f, nil)
-	coll, err := c.GetCollection(context.Background(), "c-1")
+	coll, err := c.GetCollection(t.Context(), "c-1")
 	if err != nil || coll.CollectionTitle != "" || coll.CollectionHash != "c-1" || f.count() != 2 {
 		t.Errorf("got %+v, %v after %d requests", coll, err, f.count())
 	}

@@ -2,7 +2,6 @@ package apiclient
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"mime"
@@ -75,7 +74,7 @@ func TestUpload100MBStreamsWithoutBuffering(t *testing.T) {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	_, err := c.AddFlipbook(context.Background(), AddFlipbookInput{CollectionHash: "c-1",
+	_, err := c.AddFlipbook(t.Context(), AddFlipbookInput{CollectionHash: "c-1",
 		File: &Upload{Name: "big.pdf", Body: &zeroReader{left: size}, Size: size}})
 	runtime.ReadMemStats(&after)
 	if err != nil {
@@ -98,7 +97,7 @@ func BenchmarkUpload100MB(b *testing.B) {
 	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := c.AddFlipbook(context.Background(), AddFlipbookInput{CollectionHash: "c-1",
+		if _, err := c.AddFlipbook(b.Context(), AddFlipbookInput{CollectionHash: "c-1",
 			File: &Upload{Name: "big.pdf", Body: &zeroReader{left: size}, Size: size}}); err != nil {
 			b.Fatal(err)
 		}
@@ -118,7 +117,7 @@ func TestThrottledUploadRewindsSeekableFile(t *testing.T) {
 	content := strings.Repeat("logo-bytes ", 1000)
 	body := bytes.NewReader([]byte("HEADER" + content))
 	_, _ = body.Seek(6, io.SeekStart) // the upload starts mid-reader
-	if _, err := c.SetLogo(context.Background(), SetLogoInput{CollectionHash: "c-1",
+	if _, err := c.SetLogo(t.Context(), SetLogoInput{CollectionHash: "c-1",
 		File: &Upload{Name: "logo.png", Body: body}}); err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +134,7 @@ func TestThrottledUploadOfNonSeekableBodyIsNotResent(t *testing.T) {
 		writeJSON(w, http.StatusOK, throttleBody)
 	})
 	c, _ := newTestClient(t, f, nil)
-	_, err := c.AddFlipbook(context.Background(), AddFlipbookInput{CollectionHash: "c-1",
+	_, err := c.AddFlipbook(t.Context(), AddFlipbookInput{CollectionHash: "c-1",
 		File: &Upload{Name: "a.pdf", Body: io.MultiReader(strings.NewReader("%PDF-1.4"))}})
 	if !IsThrottled(err) || f.count() != 1 {
 		t.Errorf("err = %v after %d requests, want a throttle after 1", err, f.count())
@@ -152,7 +151,7 @@ func TestUploadReaderErrorIsNotAmbiguous(t *testing.T) {
 	})
 	c, fs := newTestClient(t, f, nil)
 	boom := errors.New("disk on fire")
-	_, err := c.AddFlipbook(context.Background(), AddFlipbookInput{CollectionHash: "c-1",
+	_, err := c.AddFlipbook(t.Context(), AddFlipbookInput{CollectionHash: "c-1",
 		File: &Upload{Name: "a.pdf", Body: io.MultiReader(strings.NewReader("%PDF"), &failingReader{boom})}})
 	if !errors.Is(err, boom) || IsOutcomeUnknown(err) || len(fs.recorded()) != 0 {
 		t.Errorf("err = %v (backoffs %v), want the reader's error, final and not ambiguous", err, fs.recorded())

@@ -48,7 +48,7 @@ func TestWaitForGenerationOnThreeSecondJob(t *testing.T) {
 	c, fsl := newTestClient(t, f, nil)
 	fs, start = fsl, fsl.clock()
 	var seen []Progress
-	coll, err := c.WaitForGeneration(context.Background(), "c-1", func(p Progress) { seen = append(seen, p) })
+	coll, err := c.WaitForGeneration(t.Context(), "c-1", func(p Progress) { seen = append(seen, p) })
 	if err != nil || coll.CollectionStatus != "unlisted" {
 		t.Fatalf("got %+v, %v", coll, err)
 	}
@@ -80,7 +80,7 @@ func TestWaitForGenerationFailureStopsAtOnce(t *testing.T) {
 			writeJSON(w, http.StatusOK, okEnvelope(final))
 		})
 		c, _ := newTestClient(t, f, nil)
-		coll, err := c.WaitForGeneration(context.Background(), "c-1", nil)
+		coll, err := c.WaitForGeneration(t.Context(), "c-1", nil)
 		var jf *JobFailedError
 		if !errors.As(err, &jf) || jf.Hash != "c-1" || jf.Status != "failed" || jf.What != "generation" {
 			t.Fatalf("err = %v, want *JobFailedError", err)
@@ -96,7 +96,7 @@ func TestWaitStopsOnAPIErrorAndOnCancel(t *testing.T) {
 		writeJSON(w, http.StatusOK, `{"code":46,"status":"Invalid collection hash"}`)
 	})
 	c, _ := newTestClient(t, f, nil)
-	if _, err := c.WaitForGeneration(context.Background(), "gone", nil); !IsCollectionNotFound(err) || f.count() != 1 {
+	if _, err := c.WaitForGeneration(t.Context(), "gone", nil); !IsCollectionNotFound(err) || f.count() != 1 {
 		t.Errorf("err = %v after %d polls", err, f.count())
 	}
 
@@ -104,7 +104,7 @@ func TestWaitStopsOnAPIErrorAndOnCancel(t *testing.T) {
 		writeJSON(w, http.StatusOK, okEnvelope(`{"status":"PROCESSING"}`))
 	})
 	c, _ = newTestClient(t, g, nil)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	_, err := c.WaitForDownload(ctx, "c-7", func(p Progress) {
 		if p.Polls == 3 {
@@ -127,7 +127,7 @@ func TestWaitHonoursRealDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	_, _, err = c.WaitForConversion(ctx, "c-1", "f-1", nil)
@@ -155,7 +155,7 @@ func TestWaitForConversion(t *testing.T) {
 		})
 		c, _ := newTestClient(t, f, nil)
 		var statuses []string
-		item, coll, err := c.WaitForConversion(context.Background(), "c-1", "f-1", func(p Progress) { statuses = append(statuses, p.Status) })
+		item, coll, err := c.WaitForConversion(t.Context(), "c-1", "f-1", func(p Progress) { statuses = append(statuses, p.Status) })
 		if f.count() != 4 || item == nil || coll == nil || item.ConvertStatus != final || item.FlipbookPageCount.Int64() != 3 {
 			t.Fatalf("%s: item %+v after %d polls", final, item, f.count())
 		}
@@ -180,7 +180,7 @@ func TestWaitForDownload(t *testing.T) {
 			writeJSON(w, http.StatusOK, okEnvelope(`{"status":"`+final+`","resourceUrl":"https://x/p.zip"}`))
 		})
 		c, fs := newTestClient(t, f, nil)
-		pkg, err := c.WaitForDownload(context.Background(), "c-1", nil)
+		pkg, err := c.WaitForDownload(t.Context(), "c-1", nil)
 		if pkg == nil || pkg.Status != final || f.count() != 2 {
 			t.Fatalf("%s: %+v, %v after %d calls", final, pkg, err, f.count())
 		}
