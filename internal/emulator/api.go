@@ -57,6 +57,13 @@ type actionSpec struct {
 
 var actions map[string]actionSpec
 
+// namedOnly are the actions the spec names without describing them.
+var namedOnly = map[string]bool{
+	"collection.create":             true,
+	"collection.update":             true,
+	"collection.setBackgroundImage": true,
+}
+
 func init() {
 	actions = map[string]actionSpec{
 		"collection.createFromTemplate":    {kind: kindPost, required: []string{"sections"}, run: (*call).createFromTemplate},
@@ -264,6 +271,9 @@ func (c *call) answer() (reply, format) {
 	}
 	action := q.get("action")
 	spec, known := actions[action]
+	if !known && namedOnly[action] {
+		return invalid(action+" is not emulated: the spec names it without describing it", "action: "+action+" is not emulated"), fm
+	}
 	if !known {
 		return reply{code: 42, data: obj{{"message", "Unknown action '" + action + "'"}}}, fm
 	}

@@ -91,6 +91,9 @@ func TestErrorTable(t *testing.T) {
 	})
 	t.Run("42", func(t *testing.T) {
 		wantCode(t, c.get(get("collection.fly", "pub-private-1")), 42, "Invalid action")
+		wantCode(t, c.get(get("flipbook.delete", "pub-private-1")), 42, "Invalid action")
+		// Named by the spec but not described: not emulated rather than unknown.
+		wantCode(t, c.post(get("collection.update", "pub-private-1")), 40, "Bad Request")
 	})
 	t.Run("43", func(t *testing.T) {
 		wantCode(t, c.get(get("collection.getCollection", "other-private-1")), 43, "Forbidden")

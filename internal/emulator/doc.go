@@ -36,7 +36,9 @@
 //     every parameter but signature; the file part is not signed, every
 //     other form field is; the hex digits are compared case-insensitively)
 //  6. rate limits: 31 per second, then 32 per minute
-//  7. unknown action: 42
+//  7. unknown action: 42; collection.create, collection.update and
+//     collection.setBackgroundImage, which the spec names without
+//     describing, are 40 ("not emulated")
 //  8. wrong method (a GET action sent otherwise, createFromTemplate /
 //     createCatalog / the upload actions not sent with POST) or wrong base
 //     address (an upload action at /api/v1/, another at /upload/v1/): 40
