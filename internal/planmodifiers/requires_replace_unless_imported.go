@@ -4,6 +4,7 @@ package planmodifiers
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -27,7 +28,16 @@ func RequiresReplaceUnlessImported(marker path.Path) RequiresReplaceUnlessImport
 // RequiresReplaceUnlessImportedModifier implements the modifier for string,
 // list and int64 attributes.
 type RequiresReplaceUnlessImportedModifier struct {
-	marker path.Path
+	marker   path.Path
+	foldCase bool
+}
+
+// CaseInsensitive returns a copy that also treats a string changed only in
+// letter case as unchanged, for values the service compares without case
+// (such as folder paths); the new spelling is then stored in place.
+func (m RequiresReplaceUnlessImportedModifier) CaseInsensitive() RequiresReplaceUnlessImportedModifier {
+	m.foldCase = true
+	return m
 }
 
 var (
@@ -39,17 +49,28 @@ var (
 // Description says what the modifier does, for docs and logs.
 func (m RequiresReplaceUnlessImportedModifier) Description(_ context.Context) string {
 	return fmt.Sprintf("Changing this value replaces the resource, except when the resource was imported and %s is not yet "+
-		"in state: the configuration is then adopted without replacement.", m.marker)
+		"in state: the configuration is then adopted without replacement.%s", m.marker, m.caseNote())
 }
 
 // MarkdownDescription is Description in Markdown.
 func (m RequiresReplaceUnlessImportedModifier) MarkdownDescription(_ context.Context) string {
 	return fmt.Sprintf("Changing this value replaces the resource, except when the resource was imported and `%s` is not yet "+
-		"in state: the configuration is then adopted without replacement.", m.marker)
+		"in state: the configuration is then adopted without replacement.%s", m.marker, m.caseNote())
+}
+
+func (m RequiresReplaceUnlessImportedModifier) caseNote() string {
+	if !m.foldCase {
+		return ""
+	}
+	return " A change of letter case alone is applied in place."
 }
 
 // PlanModifyString implements planmodifier.String.
 func (m RequiresReplaceUnlessImportedModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if m.foldCase && !req.StateValue.IsNull() && !req.PlanValue.IsNull() && !req.PlanValue.IsUnknown() &&
+		strings.EqualFold(req.StateValue.ValueString(), req.PlanValue.ValueString()) {
+		return
+	}
 	resp.RequiresReplace = m.requiresReplace(ctx, req.State, req.Plan, req.StateValue, req.PlanValue, &resp.Diagnostics)
 }
 

@@ -45,17 +45,26 @@ func TestRequiresReplaceUnlessImported(t *testing.T) {
 		name        string
 		state, plan tftypes.Value
 		want        bool
+		foldCase    bool
 	}{
-		{"create", null, object("new", []string{"a"}), false},
-		{"destroy", object("old", []string{"a"}), null, false},
-		{"unchanged", object("same", []string{"a"}), object("same", []string{"a"}), false},
-		{"changed after create", object("old", []string{"a"}), object("new", []string{"a"}), true},
-		{"changed after import", object("old", nil), object("new", []string{"a"}), false},
+		{name: "case change", state: object("Marketing", []string{"a"}), plan: object("marketing", []string{"a"}), want: true},
+		{name: "case change, case-insensitive", state: object("Marketing", []string{"a"}), plan: object("marketing", []string{"a"}),
+			foldCase: true},
+		{name: "real change, case-insensitive", state: object("Marketing", []string{"a"}), plan: object("Sales", []string{"a"}),
+			want: true, foldCase: true},
+		{name: "create", state: null, plan: object("new", []string{"a"})},
+		{name: "destroy", state: object("old", []string{"a"}), plan: null},
+		{name: "unchanged", state: object("same", []string{"a"}), plan: object("same", []string{"a"})},
+		{name: "changed after create", state: object("old", []string{"a"}), plan: object("new", []string{"a"}), want: true},
+		{name: "changed after import", state: object("old", nil), plan: object("new", []string{"a"})},
 	}
-	m := RequiresReplaceUnlessImported(path.Root("sections"))
 	ctx := context.Background()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			m := RequiresReplaceUnlessImported(path.Root("sections"))
+			if tc.foldCase {
+				m = m.CaseInsensitive()
+			}
 			state := tfsdk.State{Schema: testSchema, Raw: tc.state}
 			plan := tfsdk.Plan{Schema: testSchema, Raw: tc.plan}
 			var stateTitle, planTitle types.String

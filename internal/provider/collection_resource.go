@@ -107,11 +107,12 @@ func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"folder": schema.StringAttribute{
 				MarkdownDescription: "The folder to create the collection in, such as `\"Marketing/2026/Spring\"`: up to three " +
 					"levels separated by `/`, no leading or trailing `/`; names use English letters, digits and spaces and begin " +
-					"and end with a letter or digit. Case-insensitive; missing folders are created. Unset means the root folder. " +
-					"Changing it replaces the collection.",
+					"and end with a letter or digit. Missing folders are created. Unset means the root folder. " +
+					"Changing it replaces the collection, except a change of letter case alone: the service compares folders " +
+					"without case, so that change is stored in place.",
 				Optional:      true,
 				Validators:    []validator.String{folderValidator{}},
-				PlanModifiers: []planmodifier.String{adopt},
+				PlanModifiers: []planmodifier.String{adopt.CaseInsensitive()},
 			},
 			"sections": sections,
 			"status": schema.StringAttribute{

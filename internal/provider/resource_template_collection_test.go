@@ -204,8 +204,10 @@ func TestAccTemplateCollection_lifecycle(t *testing.T) {
 				},
 			},
 			{
-				// A changed timeout is not an API change: updated in place.
-				Config: e.providerConfig("") + brochure("Spring brochure v2", `timeouts = { create = "45m" }`),
+				// A changed timeout is not an API change, and the service
+				// compares folders without case: both are updated in place.
+				Config: e.providerConfig("") + strings.Replace(brochure("Spring brochure v2", `timeouts = { create = "45m" }`),
+					"Marketing/2026/Spring", "marketing/2026/SPRING", 1),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(brochureAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -213,6 +215,7 @@ func TestAccTemplateCollection_lifecycle(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					same.AddStateValue(brochureAddr, tfjsonpath.New("id")),
 					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("timeouts").AtMapKey("create"), knownvalue.StringExact("45m")),
+					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("folder"), knownvalue.StringExact("marketing/2026/SPRING")),
 					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(4)),
 				},
 			},
