@@ -341,3 +341,30 @@ func TestRetriedReadStartsFromEmptyResult(t *testing.T) {
 		t.Errorf("got %+v, %v after %d requests", coll, err, f.count())
 	}
 }
+
+// A definite answer is final: no retry for reads or writes, and a 5xx that
+// carries an envelope is that envelope's error, not an unknown outcome.
+func TestDefiniteErrorsAreFinal(t *testing.T) {
+	for _, tt := range []struct {
+		status int
+		body   string
+		pred   func(error) bool
+	}{
+		{http.StatusOK, `{"code":46,"status":"Invalid collection hash"}`, IsCollectionNotFound},
+		{http.StatusOK, `{"code":40,"status":"Bad Request","data":{"message":"Validation failed","errors":["title: bad"]}}`, IsValidation},
+		{http.StatusInternalServerError, `{"code":43,"status":"Forbidden"}`, IsForbidden},
+	} {
+		f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) { writeJSON(w, tt.status, tt.body) })
+		c, fs := newTestClient(t, f, nil)
+		_, err := c.CreateFromTemplate(t.Context(), CreateFromTemplateInput{Sections: []Section{{Type: SectionStatic}}})
+		if !tt.pred(err) || IsOutcomeUnknown(err) || f.count() != 1 {
+			t.Errorf("create, %s: err = %v after %d requests", tt.body, err, f.count())
+		}
+		if tt.status == http.StatusOK {
+			_, err = c.GetCollection(t.Context(), "c-1")
+			if !tt.pred(err) || f.count() != 2 || len(fs.recorded()) != 0 {
+				t.Errorf("read, %s: err = %v after %d requests", tt.body, err, f.count())
+			}
+		}
+	}
+}
