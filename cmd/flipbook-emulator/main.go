@@ -1,5 +1,14 @@
 // Command flipbook-emulator serves the Flipbook Publishing API on loopback
-// for tests, demos and offline use (see internal/emulator).
+// for tests, demos and offline use (see internal/emulator for what it does).
+//
+//	flipbook-emulator [-addr HOST:PORT] [-fixture FILE] [-generation-delay DURATION] [-state FILE]
+//
+// It prints one line to stdout once it listens,
+//
+//	listening base_url=http://HOST:PORT/api/v1/ upload_url=http://HOST:PORT/upload/v1/
+//
+// logs one line per API call to stderr, and stops cleanly on SIGINT or
+// SIGTERM.
 package main
 
 import (

@@ -12,7 +12,13 @@ import (
 const staticSections = `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[{"name":"headline","value":"Hi"}]},{"sectionType":"blank","pageCount":2}]`
 
 func TestGenerationLifecycle(t *testing.T) {
-	srv, c := startTest(t, nil)
+	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
+	srv, err := Start(Options{Fixture: fastFixture(), Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c := newTestClient(t, srv)
 	env := c.post(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections, "title": "Spring", "folder": "Marketing/2026"})
 	wantCode(t, env, 20, "OK")
 	var created struct{ CollectionHash string }
@@ -23,10 +29,16 @@ func TestGenerationLifecycle(t *testing.T) {
 	env = c.get(map[string]string{"action": "collection.getCollection", "collectionHash": created.CollectionHash})
 	var col map[string]any
 	env.into(t, &col)
-	if col["collectionStatus"] != "processing" || col["flipbookStatus"] != "processing" {
+	if col["collectionStatus"] != "processing" || col["flipbookStatus"] != "processing" || col["collectionPageCount"] != float64(0) {
 		t.Fatalf("right after creation: %v / %v", col["collectionStatus"], col["flipbookStatus"])
 	}
-	col = c.waitFor(created.CollectionHash, func(m map[string]any) bool { return m["collectionStatus"] != "processing" })
+	clock.add(149 * time.Millisecond)
+	c.get(map[string]string{"action": "collection.getCollection", "collectionHash": created.CollectionHash}).into(t, &col)
+	if col["collectionStatus"] != "processing" {
+		t.Fatalf("before the delay: %v", col["collectionStatus"])
+	}
+	clock.add(time.Millisecond)
+	c.get(map[string]string{"action": "collection.getCollection", "collectionHash": created.CollectionHash}).into(t, &col)
 	if col["collectionStatus"] != "unlisted" || col["flipbookStatus"] != "complete" || col["collectionTitle"] != "Spring" {
 		t.Fatalf("finished: %v", col)
 	}
@@ -41,8 +53,8 @@ func TestGenerationLifecycle(t *testing.T) {
 	if s := col["settings"].(map[string]any); s["collectionWidth"] != "640" || s["enableDownload"] != "true" {
 		t.Fatalf("settings not stringly: %v", s)
 	}
-	if d, _ := col["createdDate"].(string); len(d) != len("2006-01-02 15:04:05") {
-		t.Fatalf("createdDate %q", d)
+	if col["createdDate"] != "2026-03-01 10:00:00" || col["publishDate"] != "2026-03-01 10:00:00" {
+		t.Fatalf("dates %q %q", col["createdDate"], col["publishDate"])
 	}
 	var view CollectionView
 	for _, v := range srv.Emulator.Collections() {

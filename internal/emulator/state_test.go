@@ -8,11 +8,14 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestStateFileRoundTrip(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state.json")
-	srv, err := Start(Options{Fixture: fastFixture(), StateFile: path})
+	// One clock for both runs, so that the views compared are of one moment.
+	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
+	srv, err := Start(Options{Fixture: fastFixture(), StateFile: path, Now: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +43,7 @@ func TestStateFileRoundTrip(t *testing.T) {
 	// The fixture gained a collection since: it appears, after the saved ones.
 	fx := fastFixture()
 	fx.Accounts[0].Collections = append(fx.Accounts[0].Collections, CollectionFixture{CollectionHash: "added-later", PageCount: 1})
-	srv2, err := Start(Options{Fixture: fx, StateFile: path})
+	srv2, err := Start(Options{Fixture: fx, StateFile: path, Now: clock.now})
 	if err != nil {
 		t.Fatal(err)
 	}
