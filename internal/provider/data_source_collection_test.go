@@ -93,3 +93,16 @@ func TestAccCollectionDataSource_errors(t *testing.T) {
 		},
 	})
 }
+
+func TestAccCollectionDataSource_example(t *testing.T) {
+	e := newTestEmulator(t, nil)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e.providerConfig("") + readExample(t, "data-sources/flipbook_collection/data-source.tf"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownOutputValue("handbook_status", knownvalue.StringExact("unlisted")),
+			},
+		}},
+	})
+}

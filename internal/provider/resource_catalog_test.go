@@ -236,3 +236,27 @@ func TestAccCatalog_validation(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 	expectNoAPICalls(t, e)
 }
+
+func TestAccCatalog_example(t *testing.T) {
+	e := newTestEmulator(t, nil)
+	const addr = "flipbook_catalog.example"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e.providerConfig("") + readExample(t, "resources/flipbook_catalog/resource.tf"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(hashPattern)),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			Check: func(*terraform.State) error {
+				c := latest(t, e, "catalog")
+				if len(c.Layout) == 0 || len(c.Layout) != c.PageCount {
+					return fmt.Errorf("the example catalog laid out %v over %d pages", c.Layout, c.PageCount)
+				}
+				return nil
+			},
+		}},
+	})
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -476,4 +478,33 @@ func TestAccTemplateCollection_validation(t *testing.T) {
 	}
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 	expectNoAPICalls(t, e)
+}
+
+// readExample returns an example configuration shipped in examples/, so that
+// the documentation's examples are proven to apply.
+func readExample(t *testing.T, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestAccTemplateCollection_example(t *testing.T) {
+	e := newTestEmulator(t, nil)
+	const addr = "flipbook_template_collection.example"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: e.providerConfig("") + readExample(t, "resources/flipbook_template_collection/resource.tf"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(4)),
+				statecheck.ExpectKnownOutputValue("brochure_link", knownvalue.NotNull()),
+			},
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		}},
+	})
 }
