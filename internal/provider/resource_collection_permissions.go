@@ -295,20 +295,33 @@ func (r *collectionPermissionsResource) apply(ctx context.Context, m *collection
 // setPermissions calls collection.setPermissions, waiting out code 38 (the
 // collection is still being published) until ctx ends.
 func (r *collectionPermissionsResource) setPermissions(ctx context.Context, hash string, perms []apiclient.Permission) ([]apiclient.Permission, error) {
+	var saved []apiclient.Permission
+	err := retryWhileInProgress(ctx, "setting permissions", hash, func() error {
+		var err error
+		saved, err = r.client.SetPermissions(ctx, hash, perms)
+		return err
+	})
+	return saved, err
+}
+
+// retryWhileInProgress repeats call while it fails with code 38 (the
+// collection is still being generated or published), with growing pauses,
+// until ctx ends.
+func retryWhileInProgress(ctx context.Context, doing, hash string, call func() error) error {
 	wait := inProgressFirstWait
 	for attempt := 1; ; attempt++ {
-		saved, err := r.client.SetPermissions(ctx, hash, perms)
+		err := call()
 		if err == nil || !apiclient.IsInProgress(err) {
-			return saved, err
+			return err
 		}
-		tflog.Info(ctx, "collection still in progress; waiting before setting permissions again", map[string]any{
+		tflog.Info(ctx, "collection still in progress; waiting before "+doing+" again", map[string]any{
 			"collection_hash": hash, "attempt": attempt, "wait": wait.String(),
 		})
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return nil, fmt.Errorf("%w (the collection was still in progress after %d attempts: %w)", ctx.Err(), attempt, err)
+			return fmt.Errorf("%w (the collection was still in progress after %d attempts: %w)", ctx.Err(), attempt, err)
 		case <-t.C:
 		}
 		wait = min(2*wait, inProgressMaxWait)

@@ -1,0 +1,113 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+var (
+	_ ephemeral.EphemeralResource              = (*htmlPackageEphemeral)(nil)
+	_ ephemeral.EphemeralResourceWithConfigure = (*htmlPackageEphemeral)(nil)
+)
+
+func init() {
+	ephemeralResourceFactories = append(ephemeralResourceFactories, newHTMLPackageEphemeral)
+}
+
+func newHTMLPackageEphemeral() ephemeral.EphemeralResource {
+	return &htmlPackageEphemeral{ephemeralBase{typeSuffix: "html_package"}}
+}
+
+// defaultPackageTimeout bounds generation of the package when the timeouts
+// attribute does not.
+const defaultPackageTimeout = 5 * time.Minute
+
+type htmlPackageEphemeral struct {
+	ephemeralBase
+}
+
+type htmlPackageModel struct {
+	CollectionHash types.String   `tfsdk:"collection_hash"`
+	Status         types.String   `tfsdk:"status"`
+	ResourceURL    types.String   `tfsdk:"resource_url"`
+	Timeouts       timeouts.Value `tfsdk:"timeouts"`
+}
+
+func (e *htmlPackageEphemeral) Schema(ctx context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A download link for a collection packaged as standalone HTML (`collection.downloadHTML`). " +
+			"Opening it starts package generation (or resumes one already running, or reuses a finished package) and waits " +
+			"until the package is `COMPLETE` (a `FAILED` package is an error), within the `open` timeout (default 5 " +
+			"minutes); a collection still being generated is waited for too.\n\n" +
+			"The link is valid for one minute only, so it is an ephemeral value: it never reaches the plan or the state. " +
+			"Pass it to something that uses it at once, such as a provider configuration or a write-only attribute. " +
+			"Requires Terraform 1.10 or later.",
+		Attributes: map[string]schema.Attribute{
+			"collection_hash": schema.StringAttribute{
+				MarkdownDescription: "Hash of the collection to package.",
+				Required:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"status": schema.StringAttribute{
+				MarkdownDescription: "The package's status: `COMPLETE` once the link is ready.",
+				Computed:            true,
+			},
+			"resource_url": schema.StringAttribute{
+				MarkdownDescription: "URL of the package (a ZIP archive), valid for one minute.",
+				Computed:            true,
+				Sensitive:           true,
+			},
+			"timeouts": timeouts.Attributes(ctx),
+		},
+	}
+}
+
+func (e *htmlPackageEphemeral) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
+	var m htmlPackageModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	timeout, d := m.Timeouts.Open(ctx, defaultPackageTimeout)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	hash := m.CollectionHash.ValueString()
+	var pkg *apiclient.DownloadPackage
+	err := retryWhileInProgress(ctx, "requesting the HTML package", hash, func() error {
+		var err error
+		pkg, err = e.client.WaitForDownload(ctx, hash, progressLogger(ctx))
+		return err
+	})
+	var job *apiclient.JobFailedError
+	switch {
+	case errors.As(err, &job):
+		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "HTML Package Generation Failed", fmt.Sprintf(
+			"The service reported that packaging collection %s as HTML failed (status %s). A collection whose own "+
+				"generation failed cannot be packaged; check the collection in the web application, then try again.", hash, job.Status))
+		return
+	case err != nil:
+		addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Generating HTML Package",
+			"packaging collection "+hash+" as HTML", err)
+		return
+	}
+	m.Status = types.StringValue(pkg.Status)
+	m.ResourceURL = types.StringValue(pkg.ResourceURL)
+	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
+}
