@@ -82,17 +82,21 @@ export FLIPBOOK_API_SECRET=demo-secret
 export FLIPBOOK_BASE_URL=$base_url
 export FLIPBOOK_UPLOAD_URL=$upload_url
 
+# Colour codes only for a terminal; CI logs get plain text.
+tf_flags=()
+[[ -t 1 ]] || tf_flags=(-no-color)
+
 # A copy of the configuration: the repository stays clean and a second run
 # starts from an empty state, as the fresh emulator does.
 cp -R "$repo/examples/demo" "$work/config"
 cd "$work/config"
 
 printf '\ndemo: terraform apply\n'
-"$terraform_bin" apply -auto-approve -input=false
+"$terraform_bin" apply "${tf_flags[@]}" -auto-approve -input=false
 
 printf '\ndemo: terraform plan (must show no changes)\n'
 plan_status=0
-"$terraform_bin" plan -detailed-exitcode -input=false || plan_status=$?
+"$terraform_bin" plan "${tf_flags[@]}" -detailed-exitcode -input=false || plan_status=$?
 case $plan_status in
   0) ;;
   2) die "the plan after apply is not empty: the provider does not converge" ;;
