@@ -43,6 +43,21 @@ func checkServiceLogo(api *apiclient.Client, addr string) resource.TestCheckFunc
 	}
 }
 
+// checkClickURL checks the click URL the emulator recorded (the API never
+// returns it).
+func checkClickURL(emu *testEmulator, want string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		v, err := emu.Emulator.Collection("pub-private-1")
+		if err != nil {
+			return err
+		}
+		if v.LogoURL != want {
+			return fmt.Errorf("service recorded click URL %q, want %q", v.LogoURL, want)
+		}
+		return nil
+	}
+}
+
 func TestAccCollectionLogo_lifecycle(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	api := emu.apiClient(t)
@@ -66,7 +81,7 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("logo_image"), knownvalue.StringRegexp(regexp.MustCompile(`\.png$`))),
 					logoChanges.AddStateValue(addr, tfjsonpath.New("logo_image")),
 				},
-				Check: checkServiceLogo(api, addr),
+				Check: resource.ComposeAggregateTestCheckFunc(checkServiceLogo(api, addr), checkClickURL(emu, "https://example.com/")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -111,6 +126,7 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 				},
+				Check: checkClickURL(emu, "https://example.org/shop"),
 			},
 			{
 				Config: logoConfig(emu, fmt.Sprintf("file_url = %q", srv.URL+"/logo.svg")),

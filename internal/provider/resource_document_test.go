@@ -273,3 +273,42 @@ func TestAccDocument_badImportID(t *testing.T) {
 		}},
 	})
 }
+
+// An upload whose answer is lost may have taken effect: it is reported as
+// such and never sent again, so no second flipbook (and no second quota
+// use) can appear.
+func TestAccDocument_ambiguousUploadNotRepeated(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	pdf := writeTestPDF(t, t.TempDir(), "doc.pdf", 1)
+	before, err := emu.Emulator.Collection("pub-private-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				if err := emu.Emulator.SetFaults(1, []string{"reset_after"}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config:      documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", pdf)),
+			ExpectError: msgRe("Error Adding Document", "outcome unknown", "was not sent again"),
+		}},
+	})
+	calls := emu.Emulator.Requests()[apiclient.ActionAddFlipbook]
+	total := 0
+	for _, n := range calls {
+		total += n
+	}
+	if total != 1 {
+		t.Errorf("flipbook.add was sent %d times (%v), want exactly once", total, calls)
+	}
+	after, err := emu.Emulator.Collection("pub-private-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Items) != len(before.Items)+1 {
+		t.Errorf("collection has %d items, want %d: the lost upload should have taken effect once", len(after.Items), len(before.Items)+1)
+	}
+}
