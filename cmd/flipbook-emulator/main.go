@@ -71,7 +71,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		logger.Print(err)
 		return 1
 	}
-	ln, err := net.Listen("tcp", *addr)
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", *addr)
 	if err != nil {
 		logger.Print(err)
 		return 1

@@ -19,7 +19,7 @@ var listening = regexp.MustCompile(`^listening base_url=(http://127\.0\.0\.1:\d+
 // start runs the program in-process and returns its first stdout line.
 func start(t *testing.T, args ...string) (line string, stop func() int) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
@@ -32,7 +32,7 @@ func start(t *testing.T, args ...string) (line string, stop func() int) {
 		cancel()
 		t.Fatalf("no listening line: %v (exit %d)", err, <-done)
 	}
-	go io.Copy(io.Discard, pr)
+	go func() { _, _ = io.Copy(io.Discard, pr) }()
 	return line, func() int {
 		cancel()
 		select {
@@ -54,24 +54,14 @@ func TestRunPrintsListeningLineAndServes(t *testing.T) {
 	if strings.TrimSuffix(m[1], "/api/v1/") != strings.TrimSuffix(m[2], "/upload/v1/") {
 		t.Fatalf("two addresses: %q", line)
 	}
-	resp, err := http.Get(strings.TrimSuffix(m[1], "api/v1/") + "_emulator/collections")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var list []map[string]any
-	json.NewDecoder(resp.Body).Decode(&list)
-	resp.Body.Close()
+	getJSON(t, strings.TrimSuffix(m[1], "api/v1/")+"_emulator/collections", &list)
 	if len(list) == 0 || list[0]["collectionHash"] != "pub-private-1" {
 		t.Fatalf("demo fixture not served: %v", list)
 	}
 	// An API call without credentials is answered with an envelope.
-	resp, err = http.Get(m[1])
-	if err != nil {
-		t.Fatal(err)
-	}
 	var env struct{ Code int }
-	json.NewDecoder(resp.Body).Decode(&env)
-	resp.Body.Close()
+	getJSON(t, m[1], &env)
 	if env.Code != 30 {
 		t.Fatalf("code %d", env.Code)
 	}
@@ -83,16 +73,13 @@ func TestRunPrintsListeningLineAndServes(t *testing.T) {
 func TestRunFixtureAndBadFlags(t *testing.T) {
 	dir := t.TempDir()
 	fx := filepath.Join(dir, "fx.json")
-	os.WriteFile(fx, []byte(`{"accounts":[{"apiKey":"k","secret":"s","collections":[{"collectionHash":"mine"}]}]}`), 0o600)
-	line, stop := start(t, "-addr", "127.0.0.1:0", "-fixture", fx, "-state", filepath.Join(dir, "state.json"))
-	base := strings.TrimSuffix(listening.FindStringSubmatch(line)[1], "api/v1/")
-	resp, err := http.Get(base + "_emulator/collections")
-	if err != nil {
+	if err := os.WriteFile(fx, []byte(`{"accounts":[{"apiKey":"k","secret":"s","collections":[{"collectionHash":"mine"}]}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	line, stop := start(t, "-addr", "127.0.0.1:0", "-fixture", fx, "-state", filepath.Join(dir, "state.json"))
+	base := strings.TrimSuffix(listening.FindStringSubmatch(line)[1], "api/v1/")
 	var list []map[string]any
-	json.NewDecoder(resp.Body).Decode(&list)
-	resp.Body.Close()
+	getJSON(t, base+"_emulator/collections", &list)
 	if len(list) != 1 || list[0]["collectionHash"] != "mine" {
 		t.Fatalf("fixture file not used: %v", list)
 	}
@@ -104,8 +91,24 @@ func TestRunFixtureAndBadFlags(t *testing.T) {
 		{"-addr", "256.0.0.1:0"},
 		{"extra"},
 	} {
-		if code := run(context.Background(), args, io.Discard, io.Discard); code == 0 {
+		if code := run(t.Context(), args, io.Discard, io.Discard); code == 0 {
 			t.Errorf("%v: exit 0", args)
 		}
+	}
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
 	}
 }

@@ -202,12 +202,12 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 		e.count(action, "fault")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusBadGateway)
-		w.Write([]byte(badGatewayPage))
+		_, _ = w.Write([]byte(badGatewayPage))
 		return
 	case "garbage":
 		e.count(action, "fault")
 		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"code":20,"status":"OK","data":{"collec`))
+		_, _ = w.Write([]byte(`{"code":20,"status":"OK","data":{"collec`))
 		return
 	case "rate_limit":
 		code := 31
@@ -333,7 +333,7 @@ func (e *Emulator) finish(w http.ResponseWriter, action string, fm format, rep r
 		w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	}
 	w.WriteHeader(http.StatusOK)
-	w.Write(body)
+	_, _ = w.Write(body)
 }
 
 const badGatewayPage = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n"

@@ -3,6 +3,7 @@ package emulator
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -26,35 +27,31 @@ func TestGenerationLifecycle(t *testing.T) {
 	if created.CollectionHash == "" {
 		t.Fatal("no collectionHash")
 	}
-	env = c.get(map[string]string{"action": "collection.getCollection", "collectionHash": created.CollectionHash})
-	var col map[string]any
-	env.into(t, &col)
-	if col["collectionStatus"] != "processing" || col["flipbookStatus"] != "processing" || col["collectionPageCount"] != float64(0) {
-		t.Fatalf("right after creation: %v / %v", col["collectionStatus"], col["flipbookStatus"])
+	col := c.collection(created.CollectionHash)
+	if col.CollectionStatus != "processing" || col.FlipbookStatus != "processing" || col.CollectionPageCount != float64(0) || len(col.CollectionItems) != 0 {
+		t.Fatalf("right after creation: %+v", col)
 	}
 	clock.add(149 * time.Millisecond)
-	c.get(map[string]string{"action": "collection.getCollection", "collectionHash": created.CollectionHash}).into(t, &col)
-	if col["collectionStatus"] != "processing" {
-		t.Fatalf("before the delay: %v", col["collectionStatus"])
+	if col = c.collection(created.CollectionHash); col.CollectionStatus != "processing" {
+		t.Fatalf("before the delay: %v", col.CollectionStatus)
 	}
 	clock.add(time.Millisecond)
-	c.get(map[string]string{"action": "collection.getCollection", "collectionHash": created.CollectionHash}).into(t, &col)
-	if col["collectionStatus"] != "unlisted" || col["flipbookStatus"] != "complete" || col["collectionTitle"] != "Spring" {
-		t.Fatalf("finished: %v", col)
+	col = c.collection(created.CollectionHash)
+	if col.CollectionStatus != "unlisted" || col.FlipbookStatus != "complete" || col.CollectionTitle != "Spring" {
+		t.Fatalf("finished: %+v", col)
 	}
 	// 2 template pages + 2 blank pages; the demo fixture turns scalars into strings.
-	if col["flipbookPageCount"] != "4" || col["collectionPageCount"] != float64(4) {
-		t.Fatalf("page counts: %v %v", col["flipbookPageCount"], col["collectionPageCount"])
+	if col.FlipbookPageCount != "4" || col.CollectionPageCount != float64(4) {
+		t.Fatalf("page counts: %v %v", col.FlipbookPageCount, col.CollectionPageCount)
 	}
-	items := col["collectionItems"].([]any)
-	if len(items) != 1 || items[0].(map[string]any)["convertStatus"] != "COMPLETE" || items[0].(map[string]any)["extension"] != "pdf" {
-		t.Fatalf("items: %v", items)
+	if items := col.CollectionItems; len(items) != 1 || items[0].ConvertStatus != "COMPLETE" || items[0].Extension != "pdf" || items[0].FlipbookPageCount != "4" {
+		t.Fatalf("items: %+v", items)
 	}
-	if s := col["settings"].(map[string]any); s["collectionWidth"] != "640" || s["enableDownload"] != "true" {
+	if s := col.Settings; s["collectionWidth"] != "640" || s["enableDownload"] != "true" {
 		t.Fatalf("settings not stringly: %v", s)
 	}
-	if col["createdDate"] != "2026-03-01 10:00:00" || col["publishDate"] != "2026-03-01 10:00:00" {
-		t.Fatalf("dates %q %q", col["createdDate"], col["publishDate"])
+	if col.CreatedDate != "2026-03-01 10:00:00" || col.PublishDate != "2026-03-01 10:00:00" {
+		t.Fatalf("dates %q %q", col.CreatedDate, col.PublishDate)
 	}
 	var view CollectionView
 	for _, v := range srv.Emulator.Collections() {
@@ -102,7 +99,7 @@ func TestWrongMethodAndAddress(t *testing.T) {
 	}
 	for _, tc := range cases {
 		p := c.signed(map[string]string{"action": tc.action, "collectionHash": "pub-private-1"})
-		env := decode(t, c.raw(tc.method, tc.base, p))
+		env := c.send(tc.method, tc.base, p)
 		if env.Code != 40 || env.Status != "Bad Request" {
 			t.Errorf("%s %s %s: got %d %s", tc.method, tc.base, tc.action, env.Code, env.Status)
 		}
@@ -135,25 +132,19 @@ func TestGenerationValidation(t *testing.T) {
 // parameters may come as multipart form fields.
 func TestAddressesAndBodies(t *testing.T) {
 	srv, c := startTest(t, nil)
-	env := decode(t, c.raw(http.MethodGet, strings.TrimSuffix(srv.BaseURL, "/"), c.signed(get("collection.getCollection", "pub-private-1"))))
+	env := c.send(http.MethodGet, strings.TrimSuffix(srv.BaseURL, "/"), c.signed(get("collection.getCollection", "pub-private-1")))
 	wantCode(t, env, 20, "OK")
-	resp, err := c.hc.Do(c.uploadRequest(srv.BaseURL, map[string]string{"action": "collection.createFromTemplate", "sections": staticSections}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantCode(t, decode(t, resp), 20, "OK")
+	wantCode(t, c.do(c.uploadRequest(srv.BaseURL, map[string]string{"action": "collection.createFromTemplate", "sections": staticSections})), 20, "OK")
 	// The file part is not signed: the same fields with another file still pass.
 	p := get("flipbook.add", "pub-private-1")
 	wantCode(t, c.upload(p, filePart{"one.pdf", bytes.NewReader(minimalPDF(1))}), 20, "OK")
 	wantCode(t, c.upload(p, filePart{"two.pdf", bytes.NewReader(minimalPDF(2))}), 20, "OK")
 	// A POST of a GET action with a JSON body is still a wrong method.
-	req, _ := http.NewRequest(http.MethodPost, srv.BaseURL+"?"+values(c.signed(get("collection.getCollection", "pub-private-1"))).Encode(), strings.NewReader("{}"))
+	req := c.request(http.MethodPost, srv.BaseURL+"?"+values(c.signed(get("collection.getCollection", "pub-private-1"))).Encode(), nil)
+	req.Body = io.NopCloser(strings.NewReader("{}"))
+	req.ContentLength = 2
 	req.Header.Set("Content-Type", "application/json")
-	resp, err = c.hc.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantCode(t, decode(t, resp), 40, "Bad Request")
+	wantCode(t, c.do(req), 40, "Bad Request")
 }
 
 func TestSignatureVector(t *testing.T) {

@@ -32,7 +32,7 @@ func TestErrorTable(t *testing.T) {
 		for _, drop := range []string{"apiKey", "signature", "action"} {
 			p := c.signed(get("collection.getCollection", "pub-private-1"))
 			delete(p, drop)
-			env := decode(t, c.raw(http.MethodGet, srv.BaseURL, p))
+			env := c.send(http.MethodGet, srv.BaseURL, p)
 			wantCode(t, env, 30, "Missing mandatory parameter")
 			if !strings.Contains(string(env.Data), drop) {
 				t.Errorf("missing %s: message %s does not name it", drop, env.Data)
@@ -81,7 +81,7 @@ func TestErrorTable(t *testing.T) {
 			t.Fatalf("validation failure without data.errors: %s", env.Data)
 		}
 		wantCode(t, c.post(get("collection.getCollection", "pub-private-1")), 40, "Bad Request")
-		env = decode(t, c.raw(http.MethodGet, srv.URL+"/api/v2/", c.signed(get("collection.getCollection", "pub-private-1"))))
+		env = c.send(http.MethodGet, srv.URL+"/api/v2/", c.signed(get("collection.getCollection", "pub-private-1")))
 		wantCode(t, env, 40, "Bad Request")
 	})
 	t.Run("41", func(t *testing.T) {
@@ -102,7 +102,7 @@ func TestErrorTable(t *testing.T) {
 	t.Run("44", func(t *testing.T) {
 		p := c.signed(get("collection.getCollection", "pub-private-1"))
 		p["collectionHash"] = "pub-public-1" // changed after signing
-		wantCode(t, decode(t, c.raw(http.MethodGet, srv.BaseURL, p)), 44, "Invalid signature")
+		wantCode(t, c.send(http.MethodGet, srv.BaseURL, p), 44, "Invalid signature")
 		wrong := newTestClient(t, srv)
 		wrong.secret = "not-the-secret"
 		wantCode(t, wrong.get(get("collection.getCollection", "pub-private-1")), 44, "Invalid signature")
@@ -132,7 +132,11 @@ func TestErrorTable(t *testing.T) {
 		if err := srv.Emulator.SetFaults(1, []string{"permissions_failure"}); err != nil {
 			t.Fatal(err)
 		}
-		defer srv.Emulator.SetFaults(0, nil)
+		defer func() {
+			if err := srv.Emulator.SetFaults(0, nil); err != nil {
+				t.Error(err)
+			}
+		}()
 		wantCode(t, c.get(get("collection.getPermissions", "pub-private-1")), 50, "Operation failed")
 		// The kind only hits the permissions actions.
 		wantCode(t, c.get(get("collection.getCollection", "pub-private-1")), 20, "OK")

@@ -455,5 +455,5 @@ func (e *Emulator) servePackage(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", `attachment; filename="flipbook.zip"`)
-	w.Write(buf.Bytes())
+	_, _ = w.Write(buf.Bytes())
 }

@@ -12,9 +12,10 @@ import (
 	"time"
 )
 
-func controlDo(t *testing.T, method, url, body string, out any) int {
+// plainCall is an HTTP call outside the API: status and body.
+func plainCall(t *testing.T, method, url, body string) (int, []byte) {
 	t.Helper()
-	req, err := http.NewRequest(method, url, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(t.Context(), method, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,13 +24,24 @@ func controlDo(t *testing.T, method, url, body string, out any) int {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, b
+}
+
+// controlDo calls a control endpoint, decodes its JSON answer into out and
+// returns the HTTP status.
+func controlDo(t *testing.T, method, url, body string, out any) int {
+	t.Helper()
+	status, b := plainCall(t, method, url, body)
 	if out != nil && len(b) > 0 {
 		if err := json.Unmarshal(b, out); err != nil {
 			t.Fatalf("%s %s: %s: %v", method, url, b, err)
 		}
 	}
-	return resp.StatusCode
+	return status
 }
 
 func TestControlEndpoints(t *testing.T) {
@@ -123,13 +135,8 @@ func TestControlEndpoints(t *testing.T) {
 	if code := controlDo(t, "POST", ctl+"faults", `{"rate":1,"kinds":["http_502"]}`, nil); code != 200 {
 		t.Fatalf("faults: %d", code)
 	}
-	resp, err := c.rawGet(get("collection.getCollection", "pub-private-1"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 502 {
-		t.Fatalf("fault not active: %d", resp.StatusCode)
+	if status, _, _, err := c.fetch(c.request(http.MethodGet, srv.BaseURL, c.signed(get("collection.getCollection", "pub-private-1")))); err != nil || status != 502 {
+		t.Fatalf("fault not active: %d %v", status, err)
 	}
 	// Control endpoints never meet faults.
 	if code := controlDo(t, "GET", ctl+"collections", "", nil); code != 200 {
@@ -184,11 +191,9 @@ func TestEmbed(t *testing.T) {
 	if len(env.errors()) != 3 {
 		t.Fatalf("errors %q", env.errors())
 	}
-	resp, err := http.Get(srv.URL + "/_emulator/view/pub-private-1")
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("player page: %v", err)
+	if status, page := plainCall(t, "GET", srv.URL+"/_emulator/view/pub-private-1", ""); status != 200 || !strings.Contains(string(page), "Handbook") {
+		t.Fatalf("player page: %d %s", status, page)
 	}
-	resp.Body.Close()
 }
 
 func TestDownloadHTML(t *testing.T) {
@@ -203,12 +208,7 @@ func TestDownloadHTML(t *testing.T) {
 	if pkg.Status != "COMPLETE" || !strings.HasSuffix(pkg.ResourceURL, ".zip") {
 		t.Fatalf("later call %+v", pkg)
 	}
-	resp, err := http.Get(pkg.ResourceURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, b := plainCall(t, "GET", pkg.ResourceURL, "")
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil || len(zr.File) == 0 || zr.File[0].Name != "index.html" {
 		t.Fatalf("package is not a zip with index.html: %v", err)
@@ -237,12 +237,12 @@ func TestDownloadLinkExpires(t *testing.T) {
 		t.Fatalf("%+v", pkg)
 	}
 	clock.add(59 * time.Second)
-	if resp, err := http.Get(pkg.ResourceURL); err != nil || resp.StatusCode != 200 {
-		t.Fatalf("within the minute: %v %v", resp.StatusCode, err)
+	if status, _ := plainCall(t, "GET", pkg.ResourceURL, ""); status != 200 {
+		t.Fatalf("within the minute: %d", status)
 	}
 	clock.add(time.Second)
-	if resp, err := http.Get(pkg.ResourceURL); err != nil || resp.StatusCode != http.StatusGone {
-		t.Fatalf("after the minute: %v %v", resp.StatusCode, err)
+	if status, _ := plainCall(t, "GET", pkg.ResourceURL, ""); status != http.StatusGone {
+		t.Fatalf("after the minute: %d", status)
 	}
 }
 

@@ -2,16 +2,23 @@ package emulator
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 )
 
-// rawGet sends a signed GET and returns the response or the transport error.
-func (c *testClient) rawGet(p map[string]string) (*http.Response, error) {
-	return c.hc.Get(c.srv.BaseURL + "?" + values(c.signed(p)).Encode())
+// rawGet sends a signed GET and returns what came back, or the transport
+// error.
+func (c *testClient) rawGet(p map[string]string) (int, []byte, error) {
+	status, _, b, err := c.fetch(c.request(http.MethodGet, c.srv.BaseURL, c.signed(p)))
+	return status, b, err
+}
+
+// rawPost sends a signed urlencoded POST and returns the transport error.
+func (c *testClient) rawPost(p map[string]string) error {
+	_, _, _, err := c.fetch(c.request(http.MethodPost, c.srv.BaseURL, c.signed(p)))
+	return err
 }
 
 func TestFaults(t *testing.T) {
@@ -38,21 +45,18 @@ func TestFaults(t *testing.T) {
 	})
 	t.Run("http_502", func(t *testing.T) {
 		only("http_502")
-		resp, err := c.rawGet(read)
+		status, b, err := c.rawGet(read)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusBadGateway || !strings.Contains(string(b), "<html>") {
-			t.Fatalf("HTTP %d %s", resp.StatusCode, b)
+		if status != http.StatusBadGateway || !strings.Contains(string(b), "<html>") {
+			t.Fatalf("HTTP %d %s", status, b)
 		}
 	})
 	t.Run("reset", func(t *testing.T) {
 		only("reset")
 		before := len(e.Collections())
-		_, err := c.hc.PostForm(srv.BaseURL, values(c.signed(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections})))
-		if err == nil {
+		if err := c.rawPost(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections}); err == nil {
 			t.Fatal("the connection was not dropped")
 		}
 		if after := len(e.Collections()); after != before {
@@ -62,8 +66,7 @@ func TestFaults(t *testing.T) {
 	t.Run("reset_after", func(t *testing.T) {
 		only("reset_after")
 		before := len(e.Collections())
-		_, err := c.hc.PostForm(srv.BaseURL, values(c.signed(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections})))
-		if err == nil {
+		if err := c.rawPost(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections}); err == nil {
 			t.Fatal("the connection was not dropped")
 		}
 		if after := len(e.Collections()); after != before+1 {
@@ -72,14 +75,12 @@ func TestFaults(t *testing.T) {
 	})
 	t.Run("garbage", func(t *testing.T) {
 		only("garbage")
-		resp, err := c.rawGet(read)
+		status, b, err := c.rawGet(read)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
 		var env envelope
-		if resp.StatusCode != 200 || json.Unmarshal(b, &env) == nil {
+		if status != 200 || json.Unmarshal(b, &env) == nil {
 			t.Fatalf("garbage parsed as JSON: %s", b)
 		}
 	})
@@ -99,9 +100,9 @@ func TestFaults(t *testing.T) {
 		wantCode(t, env, 20, "OK")
 		var created struct{ CollectionHash string }
 		env.into(t, &created)
-		col := c.waitFor(created.CollectionHash, func(m map[string]any) bool { return m["collectionStatus"] != "processing" })
-		if col["collectionStatus"] != "editable" || col["flipbookStatus"] != "failed" {
-			t.Fatalf("failed generation: %v / %v", col["collectionStatus"], col["flipbookStatus"])
+		col := c.waitFor(created.CollectionHash, func(col testCollection) bool { return col.CollectionStatus != "processing" })
+		if col.CollectionStatus != "editable" || col.FlipbookStatus != "failed" || len(col.CollectionItems) != 1 || col.CollectionItems[0].ConvertStatus != "FAILED" {
+			t.Fatalf("failed generation: %+v", col)
 		}
 		wantCode(t, c.get(get("collection.getPermissions", created.CollectionHash)), 48, "Permissions are only available for published private flipbooks")
 		var pkg map[string]any

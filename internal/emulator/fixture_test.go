@@ -78,7 +78,9 @@ func TestLoadFixture(t *testing.T) {
 	if _, err := LoadFixture(filepath.Join(t.TempDir(), "missing.json")); err == nil {
 		t.Fatal("missing file accepted")
 	}
-	os.WriteFile(path, []byte(`{"accounts":[]}`), 0o600)
+	if err := os.WriteFile(path, []byte(`{"accounts":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := LoadFixture(path); err == nil || !strings.Contains(err.Error(), path) {
 		t.Fatalf("error does not name the file: %v", err)
 	}

@@ -86,15 +86,16 @@ func values(p map[string]string) url.Values {
 	return v
 }
 
-// raw sends params unsigned as they are.
-func (c *testClient) raw(method, base string, p map[string]string) *http.Response {
+// request builds a call with params as they are (no signing): a query for
+// GET, a urlencoded body otherwise.
+func (c *testClient) request(method, base string, p map[string]string) *http.Request {
 	c.t.Helper()
 	var req *http.Request
 	var err error
 	if method == http.MethodGet {
-		req, err = http.NewRequest(method, base+"?"+values(p).Encode(), nil)
+		req, err = http.NewRequestWithContext(c.t.Context(), method, base+"?"+values(p).Encode(), nil)
 	} else {
-		req, err = http.NewRequest(method, base, strings.NewReader(values(p).Encode()))
+		req, err = http.NewRequestWithContext(c.t.Context(), method, base, strings.NewReader(values(p).Encode()))
 		if err == nil {
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		}
@@ -102,38 +103,52 @@ func (c *testClient) raw(method, base string, p map[string]string) *http.Respons
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		c.t.Fatalf("%s %s: %v", method, base, err)
-	}
-	return resp
+	return req
 }
 
-func decode(t *testing.T, resp *http.Response) envelope {
-	t.Helper()
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
+// fetch sends a request and returns what came back, or the transport error;
+// it never fails the test, so goroutines may use it.
+func (c *testClient) fetch(req *http.Request) (status int, header http.Header, body []byte, err error) {
+	resp, err := c.hc.Do(req)
 	if err != nil {
-		t.Fatal(err)
+		return 0, nil, nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("HTTP %d: %s", resp.StatusCode, b)
+	defer resp.Body.Close()
+	body, err = io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, body, err
+}
+
+// do sends a request and decodes the envelope, which must come with HTTP 200.
+func (c *testClient) do(req *http.Request) envelope {
+	c.t.Helper()
+	status, _, b, err := c.fetch(req)
+	if err != nil {
+		c.t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	if status != http.StatusOK {
+		c.t.Fatalf("HTTP %d: %s", status, b)
 	}
 	var env envelope
 	if err := json.Unmarshal(b, &env); err != nil {
-		t.Fatalf("not an envelope: %q: %v", b, err)
+		c.t.Fatalf("not an envelope: %q: %v", b, err)
 	}
 	return env
 }
 
+// send sends params as they are and decodes the envelope.
+func (c *testClient) send(method, base string, p map[string]string) envelope {
+	c.t.Helper()
+	return c.do(c.request(method, base, p))
+}
+
 func (c *testClient) get(p map[string]string) envelope {
 	c.t.Helper()
-	return decode(c.t, c.raw(http.MethodGet, c.srv.BaseURL, c.signed(p)))
+	return c.send(http.MethodGet, c.srv.BaseURL, c.signed(p))
 }
 
 func (c *testClient) post(p map[string]string) envelope {
 	c.t.Helper()
-	return decode(c.t, c.raw(http.MethodPost, c.srv.BaseURL, c.signed(p)))
+	return c.send(http.MethodPost, c.srv.BaseURL, c.signed(p))
 }
 
 type filePart struct {
@@ -166,7 +181,7 @@ func (c *testClient) uploadRequest(base string, p map[string]string, files ...fi
 		}
 		pw.CloseWithError(mw.Close())
 	}()
-	req, err := http.NewRequest(http.MethodPost, base, pr)
+	req, err := http.NewRequestWithContext(c.t.Context(), http.MethodPost, base, pr)
 	if err != nil {
 		c.t.Fatal(err)
 	}
@@ -176,11 +191,7 @@ func (c *testClient) uploadRequest(base string, p map[string]string, files ...fi
 
 func (c *testClient) upload(p map[string]string, files ...filePart) envelope {
 	c.t.Helper()
-	resp, err := c.hc.Do(c.uploadRequest(c.srv.UploadURL, p, files...))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	return decode(c.t, resp)
+	return c.do(c.uploadRequest(c.srv.UploadURL, p, files...))
 }
 
 func wantCode(t *testing.T, env envelope, code int, status string) {
@@ -240,31 +251,47 @@ func minimalPDF(n int) []byte {
 	return b.Bytes()
 }
 
-// waitFor polls getCollection until cond holds or two seconds pass.
-func (c *testClient) waitFor(hash string, cond func(map[string]any) bool) map[string]any {
+// testCollection is the part of getCollection's answer the tests read;
+// numbers are kept as decoded (float64, or string under stringScalars).
+type testCollection struct {
+	CollectionHash      string
+	CollectionTitle     string
+	CollectionStatus    string
+	FlipbookStatus      string
+	CreatedDate         string
+	PublishDate         string
+	CollectionPageCount any
+	FlipbookPageCount   any
+	Settings            map[string]any
+	CollectionItems     []struct {
+		FlipbookHash      string
+		FlipbookPageCount any
+		Extension         string
+		ConvertStatus     string
+	}
+}
+
+func (c *testClient) collection(hash string) testCollection {
+	c.t.Helper()
+	env := c.get(map[string]string{"action": "collection.getCollection", "collectionHash": hash})
+	wantCode(c.t, env, 20, "OK")
+	var col testCollection
+	env.into(c.t, &col)
+	return col
+}
+
+// waitFor polls getCollection until cond holds or three seconds pass.
+func (c *testClient) waitFor(hash string, cond func(testCollection) bool) testCollection {
 	c.t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		env := c.get(map[string]string{"action": "collection.getCollection", "collectionHash": hash})
-		wantCode(c.t, env, 20, "OK")
-		var col map[string]any
-		env.into(c.t, &col)
+		col := c.collection(hash)
 		if cond(col) {
 			return col
 		}
 		if time.Now().After(deadline) {
-			c.t.Fatalf("collection %s never got there: %v", hash, col)
+			c.t.Fatalf("collection %s never got there: %+v", hash, col)
 		}
 		time.Sleep(30 * time.Millisecond)
 	}
-}
-
-// decodeQuiet is decode for goroutines: the code, or -1.
-func decodeQuiet(resp *http.Response) int {
-	defer resp.Body.Close()
-	var env envelope
-	if resp.StatusCode != http.StatusOK || json.NewDecoder(resp.Body).Decode(&env) != nil {
-		return -1
-	}
-	return env.Code
 }

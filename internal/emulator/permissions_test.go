@@ -1,7 +1,6 @@
 package emulator
 
 import (
-	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -116,14 +115,9 @@ func TestPermissionsSaveSkipNotify(t *testing.T) {
 	}
 
 	// The control endpoint shows the same list.
-	resp, err := c.hc.Get(srv.URL + "/_emulator/notifications")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
 	var viaHTTP []Notification
-	if err := json.NewDecoder(resp.Body).Decode(&viaHTTP); err != nil || len(viaHTTP) != len(last) {
-		t.Fatalf("GET /_emulator/notifications: %d entries, %v", len(viaHTTP), err)
+	if status := controlDo(t, "GET", srv.URL+"/_emulator/notifications", "", &viaHTTP); status != 200 || !reflect.DeepEqual(viaHTTP, last) {
+		t.Fatalf("GET /_emulator/notifications: %d %v", status, viaHTTP)
 	}
 }
 

@@ -46,7 +46,7 @@ func (q *apiRequest) has(k string) bool {
 func (q *apiRequest) close() {
 	if q.file != nil {
 		q.file.Close()
-		os.Remove(q.file.Name())
+		os.Remove(q.file.Name()) //nolint:gosec // G703: the name comes from our own os.CreateTemp, not from the request
 	}
 }
 
@@ -111,7 +111,7 @@ func (q *apiRequest) readMultipart(r *http.Request, limit int64) error {
 	body := map[string]string{}
 	for {
 		part, err := mr.NextPart()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

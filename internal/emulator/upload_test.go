@@ -50,19 +50,18 @@ func TestAddFlipbook(t *testing.T) {
 		fb["flipbookPageCount"] != "3" || fb["extension"] != "pdf" || fb["convertStatus"] != "PROCESSING" {
 		t.Fatalf("flipbook.add answer %v", fb)
 	}
-	hash := fb["flipbookHash"].(string)
-	col := c.waitFor("pub-private-1", func(m map[string]any) bool {
-		for _, it := range m["collectionItems"].([]any) {
-			it := it.(map[string]any)
-			if it["flipbookHash"] == hash {
-				return it["convertStatus"] == "COMPLETE"
+	hash, _ := fb["flipbookHash"].(string)
+	col := c.waitFor("pub-private-1", func(col testCollection) bool {
+		for _, it := range col.CollectionItems {
+			if it.FlipbookHash == hash {
+				return it.ConvertStatus == "COMPLETE"
 			}
 		}
-		t.Fatalf("new item missing: %v", m)
+		t.Fatalf("new item missing: %+v", col)
 		return false
 	})
-	if col["collectionPageCount"] != float64(4+3) {
-		t.Fatalf("collectionPageCount %v", col["collectionPageCount"])
+	if col.CollectionPageCount != float64(4+3) {
+		t.Fatalf("collectionPageCount %v", col.CollectionPageCount)
 	}
 	// Title and description given; quota left drops with each upload.
 	p := get("flipbook.add", "pub-private-1")
@@ -87,11 +86,11 @@ func TestFileURL(t *testing.T) {
 	files := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/doc.pdf":
-			w.Write(pdf)
+			_, _ = w.Write(pdf)
 		case "/logo.svg":
-			w.Write([]byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>`))
+			_, _ = w.Write([]byte(`<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>`))
 		case "/big.pdf":
-			w.Write(append(append([]byte{}, pdf...), make([]byte, 4096)...))
+			_, _ = w.Write(append(append([]byte{}, pdf...), make([]byte, 4096)...))
 		default:
 			http.NotFound(w, r)
 		}
@@ -166,10 +165,11 @@ func TestResponseFormats(t *testing.T) {
 	p["flipbookHash"] = "fb-pub-private-1"
 
 	p["format"] = "xml"
-	resp := c.raw(http.MethodGet, srv.BaseURL, c.signed(p))
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/xml") {
+	_, hdr, b, err := c.fetch(c.request(http.MethodGet, srv.BaseURL, c.signed(p)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ct := hdr.Get("Content-Type"); !strings.HasPrefix(ct, "application/xml") {
 		t.Fatalf("xml content type %q", ct)
 	}
 	var x struct {
@@ -187,12 +187,10 @@ func TestResponseFormats(t *testing.T) {
 	}
 
 	p["format"], p["callback"] = "jsonp", "cb.done"
-	resp = c.raw(http.MethodGet, srv.BaseURL, c.signed(p))
-	b, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, hdr, b, err = c.fetch(c.request(http.MethodGet, srv.BaseURL, c.signed(p)))
 	want := `cb.done({"code":20,"status":"OK","data":{"views":120,"time_spent":95,"downloads":7}});`
-	if string(b) != want || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/javascript") {
-		t.Fatalf("jsonp %s (%s)", b, resp.Header.Get("Content-Type"))
+	if err != nil || string(b) != want || !strings.HasPrefix(hdr.Get("Content-Type"), "application/javascript") {
+		t.Fatalf("jsonp %s (%s) %v", b, hdr.Get("Content-Type"), err)
 	}
 
 	delete(p, "callback")
@@ -204,9 +202,10 @@ func TestResponseFormats(t *testing.T) {
 
 	// Arrays in XML are repeated <item> elements; errors use the format too.
 	d := map[string]string{"action": "collection.deleteBackgroundImage", "collectionHash": "pub-private-1", "format": "xml"}
-	resp = c.raw(http.MethodGet, srv.BaseURL, c.signed(d))
-	b, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
+	_, _, b, err = c.fetch(c.request(http.MethodGet, srv.BaseURL, c.signed(d)))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var col struct {
 		Code int `xml:"code"`
 		Data struct {
@@ -227,10 +226,8 @@ func TestResponseFormats(t *testing.T) {
 		t.Fatal("background image still recorded")
 	}
 	d["collectionHash"] = "nope"
-	resp = c.raw(http.MethodGet, srv.BaseURL, c.signed(d))
-	b, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if string(b) != "<response><code>46</code><status>Invalid collection hash</status></response>" {
+	_, _, b, err = c.fetch(c.request(http.MethodGet, srv.BaseURL, c.signed(d)))
+	if err != nil || string(b) != "<response><code>46</code><status>Invalid collection hash</status></response>" {
 		t.Fatalf("xml error %s", b)
 	}
 }
