@@ -26,9 +26,11 @@ func TestErrorTable(t *testing.T) {
 	other.key, other.secret = "other-key", "other-secret"
 
 	t.Run("20", func(t *testing.T) {
+		c := c.with(t)
 		wantCode(t, c.get(get("collection.getCollection", "pub-private-1")), 20, "OK")
 	})
 	t.Run("30", func(t *testing.T) {
+		c := c.with(t)
 		for _, drop := range []string{"apiKey", "signature", "action"} {
 			p := c.signed(get("collection.getCollection", "pub-private-1"))
 			delete(p, drop)
@@ -46,24 +48,29 @@ func TestErrorTable(t *testing.T) {
 		wantCode(t, c.upload(get("collection.setLogo", "pub-private-1")), 30, "Missing mandatory parameter")
 	})
 	t.Run("33", func(t *testing.T) {
+		other := other.with(t)
 		env := other.upload(get("flipbook.add", "other-private-1"), filePart{"a.pdf", bytes.NewReader(minimalPDF(1))})
 		wantCode(t, env, 33, "Uploads per month exceeded")
 	})
 	t.Run("34", func(t *testing.T) {
+		c := c.with(t)
 		big := append(minimalPDF(1), bytes.Repeat([]byte(" "), 4096)...)
 		wantCode(t, c.upload(get("flipbook.add", "pub-private-1"), filePart{"big.pdf", bytes.NewReader(big)}), 34, "File size too large")
 		wantCode(t, c.upload(get("collection.setLogo", "pub-private-1"), filePart{"big.png", bytes.NewReader(big)}), 34, "File size too large")
 	})
 	t.Run("35", func(t *testing.T) {
+		c := c.with(t)
 		env := c.upload(get("flipbook.add", "pub-private-1"), filePart{"four.pdf", bytes.NewReader(minimalPDF(4))})
 		wantCode(t, env, 35, "Collection maximum pages number exceeded")
 	})
 	t.Run("36", func(t *testing.T) {
+		c := c.with(t)
 		pdf := minimalPDF(1)
 		env := c.upload(get("flipbook.add", "pub-private-1"), filePart{"a.pdf", bytes.NewReader(pdf)}, filePart{"b.pdf", bytes.NewReader(pdf)})
 		wantCode(t, env, 36, "Multiple files upload not allowed")
 	})
 	t.Run("38", func(t *testing.T) {
+		c := c.with(t)
 		srv.Emulator.SetGenerationDelay(time.Minute)
 		defer srv.Emulator.SetGenerationDelay(150 * time.Millisecond)
 		env := c.post(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections})
@@ -75,6 +82,7 @@ func TestErrorTable(t *testing.T) {
 		wantCode(t, c.get(get("collection.downloadHTML", created.CollectionHash)), 38, "Collection is in progress. Please try again later")
 	})
 	t.Run("40", func(t *testing.T) {
+		c := c.with(t)
 		env := c.post(map[string]string{"action": "collection.createFromTemplate", "sections": `[{"sectionType":"blank"}]`})
 		wantCode(t, env, 40, "Bad Request")
 		if len(env.errors()) == 0 {
@@ -90,16 +98,20 @@ func TestErrorTable(t *testing.T) {
 		wantCode(t, bad.get(get("collection.getCollection", "pub-private-1")), 41, "Invalid credentials")
 	})
 	t.Run("42", func(t *testing.T) {
+		c := c.with(t)
 		wantCode(t, c.get(get("collection.fly", "pub-private-1")), 42, "Invalid action")
 		wantCode(t, c.get(get("flipbook.delete", "pub-private-1")), 42, "Invalid action")
 		// Named by the spec but not described: not emulated rather than unknown.
 		wantCode(t, c.post(get("collection.update", "pub-private-1")), 40, "Bad Request")
 	})
 	t.Run("43", func(t *testing.T) {
+		c := c.with(t)
+		other := other.with(t)
 		wantCode(t, c.get(get("collection.getCollection", "other-private-1")), 43, "Forbidden")
 		wantCode(t, other.get(get("collection.getCollection", "pub-public-1")), 43, "Forbidden")
 	})
 	t.Run("44", func(t *testing.T) {
+		c := c.with(t)
 		p := c.signed(get("collection.getCollection", "pub-private-1"))
 		p["collectionHash"] = "pub-public-1" // changed after signing
 		wantCode(t, c.send(http.MethodGet, srv.BaseURL, p), 44, "Invalid signature")
@@ -108,6 +120,7 @@ func TestErrorTable(t *testing.T) {
 		wantCode(t, wrong.get(get("collection.getCollection", "pub-private-1")), 44, "Invalid signature")
 	})
 	t.Run("45", func(t *testing.T) {
+		c := c.with(t)
 		env := c.upload(get("flipbook.add", "pub-private-1"), filePart{"fake.pdf", strings.NewReader("GIF89a not a pdf")})
 		wantCode(t, env, 45, "Invalid file format")
 		env = c.upload(get("flipbook.add", "pub-private-1"), filePart{"broken.pdf", strings.NewReader("%PDF-1.4\ngarbage")})
@@ -116,19 +129,23 @@ func TestErrorTable(t *testing.T) {
 		wantCode(t, env, 45, "Invalid file format")
 	})
 	t.Run("46", func(t *testing.T) {
+		c := c.with(t)
 		wantCode(t, c.get(get("collection.getCollection", "no-such-hash")), 46, "Invalid collection hash")
 	})
 	t.Run("47", func(t *testing.T) {
+		c := c.with(t)
 		p := get("collection.getStats", "pub-private-1")
 		p["flipbookHash"] = "fb-pub-public-1" // exists, but in another collection
 		wantCode(t, c.get(p), 47, "Invalid flipbook hash")
 	})
 	t.Run("48", func(t *testing.T) {
+		c := c.with(t)
 		for _, h := range []string{"pub-public-1", "pub-password-1", "draft-1"} {
 			wantCode(t, c.get(get("collection.getPermissions", h)), 48, "Permissions are only available for published private flipbooks")
 		}
 	})
 	t.Run("50", func(t *testing.T) {
+		c := c.with(t)
 		if err := srv.Emulator.SetFaults(1, []string{"permissions_failure"}); err != nil {
 			t.Fatal(err)
 		}

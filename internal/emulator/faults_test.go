@@ -35,6 +35,7 @@ func TestFaults(t *testing.T) {
 	read := get("collection.getCollection", "pub-private-1")
 
 	t.Run("rate_limit", func(t *testing.T) {
+		c := c.with(t)
 		only("rate_limit")
 		for i := 0; i < 6; i++ {
 			env := c.get(read)
@@ -44,6 +45,7 @@ func TestFaults(t *testing.T) {
 		}
 	})
 	t.Run("http_502", func(t *testing.T) {
+		c := c.with(t)
 		only("http_502")
 		status, b, err := c.rawGet(read)
 		if err != nil {
@@ -54,6 +56,7 @@ func TestFaults(t *testing.T) {
 		}
 	})
 	t.Run("reset", func(t *testing.T) {
+		c := c.with(t)
 		only("reset")
 		before := len(e.Collections())
 		if err := c.rawPost(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections}); err == nil {
@@ -64,6 +67,7 @@ func TestFaults(t *testing.T) {
 		}
 	})
 	t.Run("reset_after", func(t *testing.T) {
+		c := c.with(t)
 		only("reset_after")
 		before := len(e.Collections())
 		if err := c.rawPost(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections}); err == nil {
@@ -74,6 +78,7 @@ func TestFaults(t *testing.T) {
 		}
 	})
 	t.Run("garbage", func(t *testing.T) {
+		c := c.with(t)
 		only("garbage")
 		status, b, err := c.rawGet(read)
 		if err != nil {
@@ -85,6 +90,7 @@ func TestFaults(t *testing.T) {
 		}
 	})
 	t.Run("slow", func(t *testing.T) {
+		c := c.with(t)
 		only("slow")
 		start := time.Now()
 		wantCode(t, c.get(read), 20, "OK")
@@ -93,6 +99,7 @@ func TestFaults(t *testing.T) {
 		}
 	})
 	t.Run("generation_failed", func(t *testing.T) {
+		c := c.with(t)
 		only("generation_failed")
 		// Other actions are untouched by this kind.
 		wantCode(t, c.get(read), 20, "OK")

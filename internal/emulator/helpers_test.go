@@ -68,6 +68,13 @@ func newTestClient(t *testing.T, srv *Server) *testClient {
 	return &testClient{t: t, srv: srv, key: "demo-key", secret: "demo-secret", hc: &http.Client{Timeout: 30 * time.Second}}
 }
 
+// with is the same client reporting to t (a subtest).
+func (c *testClient) with(t *testing.T) *testClient {
+	cp := *c
+	cp.t = t
+	return &cp
+}
+
 // signed adds apiKey and signature to params (a copy).
 func (c *testClient) signed(params map[string]string) map[string]string {
 	p := map[string]string{"apiKey": c.key}

@@ -49,7 +49,7 @@ func TestPermissionMessages(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			env := setPerms(tc.c, tc.hash, tc.payload)
+			env := setPerms(tc.c.with(t), tc.hash, tc.payload)
 			wantCode(t, env, 40, "Bad Request")
 			if got := env.errors(); !reflect.DeepEqual(got, tc.want) {
 				t.Fatalf("errors %q, want %q", got, tc.want)
