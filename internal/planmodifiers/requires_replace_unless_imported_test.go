@@ -1,7 +1,6 @@
 package planmodifiers
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -58,7 +57,7 @@ func TestRequiresReplaceUnlessImported(t *testing.T) {
 		{name: "changed after create", state: object("old", []string{"a"}), plan: object("new", []string{"a"}), want: true},
 		{name: "changed after import", state: object("old", nil), plan: object("new", []string{"a"})},
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			m := RequiresReplaceUnlessImported(path.Root("sections"))
@@ -91,7 +90,7 @@ func TestRequiresReplaceUnlessImported(t *testing.T) {
 }
 
 func TestRequiresReplaceUnlessImportedList(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	state := tfsdk.State{Schema: testSchema, Raw: object("t", []string{"a"})}
 	plan := tfsdk.Plan{Schema: testSchema, Raw: object("t", []string{"b"})}
 	var sv, pv types.List
@@ -107,7 +106,7 @@ func TestRequiresReplaceUnlessImportedList(t *testing.T) {
 }
 
 func TestRequiresReplaceUnlessImportedDescription(t *testing.T) {
-	d := RequiresReplaceUnlessImported(path.Root("sections")).MarkdownDescription(context.Background())
+	d := RequiresReplaceUnlessImported(path.Root("sections")).MarkdownDescription(t.Context())
 	if want := "`sections`"; !strings.Contains(d, want) {
 		t.Errorf("description %q does not name %s", d, want)
 	}

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 
@@ -21,7 +20,7 @@ func jsonOf(t *testing.T, v any) string {
 }
 
 func TestTemplateSectionsToAPI(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	models := []templateSectionModel{
 		{
 			Type:      types.StringValue("static"),
@@ -63,7 +62,7 @@ func TestTemplateSectionsToAPI(t *testing.T) {
 }
 
 func TestCatalogSectionsToAPI(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	models := []catalogSectionModel{{
 		Sources:      []string{"feed-shoes", "feed-boots"},
 		TemplateHash: types.StringValue("tpl-product"),
@@ -142,10 +141,18 @@ func TestCollectionAttrsFill(t *testing.T) {
 	if len(items) != 1 {
 		t.Fatalf("items %v", m.Items)
 	}
-	it := items[0].(types.Object).Attributes()
-	if it["flipbook_hash"].(types.String).ValueString() != "f1" || it["page_count"].(types.Int64).ValueInt64() != 7 ||
-		!it["description"].IsNull() || it["convert_status"].(types.String).ValueString() != "COMPLETE" {
-		t.Errorf("item %v", it)
+	item, ok := items[0].(types.Object)
+	if !ok {
+		t.Fatalf("item is a %T", items[0])
+	}
+	want := map[string]attr.Value{
+		"flipbook_hash": types.StringValue("f1"), "title": types.StringValue("Spring"), "description": types.StringNull(),
+		"page_count": types.Int64Value(7), "extension": types.StringValue("pdf"), "convert_status": types.StringValue("COMPLETE"),
+	}
+	for k, v := range want {
+		if got := item.Attributes()[k]; !v.Equal(got) {
+			t.Errorf("item %s = %v, want %v", k, got, v)
+		}
 	}
 
 	// A count the service left out is null, never a made-up 0.

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -34,17 +33,17 @@ func testCollectionResource(t *testing.T, e *testEmulator) (*collectionResource,
 		r.client = c
 	}
 	var sresp resource.SchemaResponse
-	r.Schema(context.Background(), resource.SchemaRequest{}, &sresp)
+	r.Schema(t.Context(), resource.SchemaRequest{}, &sresp)
 	if sresp.Diagnostics.HasError() {
 		t.Fatal(sresp.Diagnostics)
 	}
-	typ := sresp.Schema.Type().TerraformType(context.Background())
+	typ := sresp.Schema.Type().TerraformType(t.Context())
 	return r, tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, nil)}
 }
 
 func stateWithID(t *testing.T, s tfsdk.State, id string) tfsdk.State {
 	t.Helper()
-	if d := s.SetAttribute(context.Background(), path.Root("id"), id); d.HasError() {
+	if d := s.SetAttribute(t.Context(), path.Root("id"), id); d.HasError() {
 		t.Fatal(d)
 	}
 	return s
@@ -64,7 +63,7 @@ func TestCollectionReadAfterPublishWarns(t *testing.T) {
 	if _, err := e.Emulator.Publish("draft-1"); err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
+	ctx := t.Context()
 	req := resource.ReadRequest{State: stateWithID(t, empty, "draft-1")}
 	resp := resource.ReadResponse{State: req.State}
 	r.Read(ctx, req, &resp)
@@ -83,7 +82,7 @@ func TestCollectionReadAfterPublishWarns(t *testing.T) {
 func TestCollectionReadForbiddenIsAnError(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	r, empty := testCollectionResource(t, e)
-	ctx := context.Background()
+	ctx := t.Context()
 	req := resource.ReadRequest{State: stateWithID(t, empty, "other-private-1")}
 	resp := resource.ReadResponse{State: req.State}
 	r.Read(ctx, req, &resp)
@@ -99,7 +98,7 @@ func TestCollectionDeleteKeepsItWithWarning(t *testing.T) {
 	r, empty := testCollectionResource(t, nil) // no client: Delete must make no call
 	req := resource.DeleteRequest{State: stateWithID(t, empty, "abc123")}
 	resp := resource.DeleteResponse{State: req.State}
-	r.Delete(context.Background(), req, &resp)
+	r.Delete(t.Context(), req, &resp)
 	w := onlyWarning(t, resp.Diagnostics)
 	if !strings.Contains(w.Detail(), "abc123") || !strings.Contains(w.Detail(), "stays in the account") {
 		t.Errorf("warning %q must name the hash and say the collection stays", w.Detail())
@@ -111,14 +110,14 @@ func TestCollectionDestroyPlanWarns(t *testing.T) {
 	state := stateWithID(t, empty, "abc123")
 	req := resource.ModifyPlanRequest{State: state, Plan: tfsdk.Plan{Schema: state.Schema, Raw: tftypes.NewValue(state.Raw.Type(), nil)}}
 	resp := resource.ModifyPlanResponse{Plan: req.Plan}
-	r.ModifyPlan(context.Background(), req, &resp)
+	r.ModifyPlan(t.Context(), req, &resp)
 	if w := onlyWarning(t, resp.Diagnostics); !strings.Contains(w.Detail(), "abc123") {
 		t.Errorf("warning %q must name the hash", w.Detail())
 	}
 }
 
 func TestCollectionReplacementPlanWarns(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	r, empty := testCollectionResource(t, nil)
 	state := stateWithID(t, empty, "abc123")
 	sections := []templateSectionModel{{

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,14 +79,14 @@ func TestAccProviderConfig_environment(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
-				PreConfig:   func() { os.Setenv(envMaxRetries, "many") },
+				PreConfig:   func() { t.Setenv(envMaxRetries, "many") },
 				Config:      `provider "flipbook" {}` + handbookConfig,
 				ExpectError: regexp.MustCompile(`(?s)Invalid\s+Flipbook\s+Provider\s+Setting.*FLIPBOOK_MAX_RETRIES`),
 			},
 			{
 				// The block wins over the environment: a wrong key in HCL fails
 				// although the environment holds the right one.
-				PreConfig:   func() { os.Setenv(envMaxRetries, "") },
+				PreConfig:   func() { t.Setenv(envMaxRetries, "") },
 				Config:      `provider "flipbook" { api_key = "wrong-key" }` + handbookConfig,
 				ExpectError: regexp.MustCompile(`code\s+41`),
 			},

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"reflect"
 	"sort"
 	"testing"
@@ -67,22 +66,40 @@ func errorPaths(diags diag.Diagnostics) []string {
 	return out
 }
 
-func objectOf(t *testing.T, typ attr.Type, v any) types.Object {
+// objectType asserts typ is an object type.
+func objectType(t *testing.T, typ attr.Type) types.ObjectType {
 	t.Helper()
 	ot, ok := typ.(types.ObjectType)
 	if !ok {
 		t.Fatalf("%T is not an object type", typ)
 	}
-	obj, diags := types.ObjectValueFrom(context.Background(), ot.AttrTypes, v)
+	return ot
+}
+
+// listElem is the element type of the list attribute name of ot.
+func listElem(t *testing.T, ot types.ObjectType, name string) attr.Type {
+	t.Helper()
+	lt, ok := ot.AttrTypes[name].(types.ListType)
+	if !ok {
+		t.Fatalf("%s is not a list", name)
+	}
+	return lt.ElemType
+}
+
+func objectOf(t *testing.T, typ attr.Type, v any) types.Object {
+	t.Helper()
+	ot := objectType(t, typ)
+	obj, diags := types.ObjectValueFrom(t.Context(), ot.AttrTypes, v)
 	if diags.HasError() {
 		t.Fatal(diags)
 	}
 	return obj
 }
 
-func runObjectValidator(v validator.Object, p path.Path, obj types.Object) []string {
+func runObjectValidator(t *testing.T, v validator.Object, p path.Path, obj types.Object) []string {
+	t.Helper()
 	var resp validator.ObjectResponse
-	v.ValidateObject(context.Background(), validator.ObjectRequest{Path: p, ConfigValue: obj}, &resp)
+	v.ValidateObject(t.Context(), validator.ObjectRequest{Path: p, ConfigValue: obj}, &resp)
 	return errorPaths(resp.Diagnostics)
 }
 
@@ -117,23 +134,23 @@ func TestTemplateSectionValidator(t *testing.T) {
 			for i := range tc.m.Elements {
 				tc.m.Elements[i].Value = types.StringValue("x")
 			}
-			got := runObjectValidator(templateSectionValidator{}, at, objectOf(t, typ, tc.m))
+			got := runObjectValidator(t, templateSectionValidator{}, at, objectOf(t, typ, tc.m))
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("errors at %q, want %q", got, tc.want)
 			}
 		})
 	}
 	t.Run("unknown templates list is left for apply", func(t *testing.T) {
-		ot := typ.(types.ObjectType)
+		ot := objectType(t, typ)
 		attrs := map[string]attr.Value{
 			"type":       types.StringValue("static"),
 			"page_break": types.BoolNull(),
-			"templates":  types.ListUnknown(ot.AttrTypes["templates"].(types.ListType).ElemType),
-			"elements":   types.ListNull(ot.AttrTypes["elements"].(types.ListType).ElemType),
+			"templates":  types.ListUnknown(listElem(t, ot, "templates")),
+			"elements":   types.ListNull(listElem(t, ot, "elements")),
 			"page_count": types.Int64Null(),
 		}
 		obj := types.ObjectValueMust(ot.AttrTypes, attrs)
-		if got := runObjectValidator(templateSectionValidator{}, at, obj); len(got) != 0 {
+		if got := runObjectValidator(t, templateSectionValidator{}, at, obj); len(got) != 0 {
 			t.Errorf("errors at %q for an unknown list", got)
 		}
 	})
@@ -141,13 +158,13 @@ func TestTemplateSectionValidator(t *testing.T) {
 
 func TestStaticSectionRequired(t *testing.T) {
 	typ := templateSectionsAttribute().NestedObject.Type()
+	ot := objectType(t, typ)
 	section := func(kind types.String) attr.Value {
-		ot := typ.(types.ObjectType)
 		return types.ObjectValueMust(ot.AttrTypes, map[string]attr.Value{
 			"type":       kind,
 			"page_break": types.BoolNull(),
-			"templates":  types.ListNull(ot.AttrTypes["templates"].(types.ListType).ElemType),
-			"elements":   types.ListNull(ot.AttrTypes["elements"].(types.ListType).ElemType),
+			"templates":  types.ListNull(listElem(t, ot, "templates")),
+			"elements":   types.ListNull(listElem(t, ot, "elements")),
 			"page_count": types.Int64Null(),
 		})
 	}
@@ -168,7 +185,7 @@ func TestStaticSectionRequired(t *testing.T) {
 				elems = append(elems, section(k))
 			}
 			var resp validator.ListResponse
-			staticSectionRequired{}.ValidateList(context.Background(), validator.ListRequest{
+			staticSectionRequired{}.ValidateList(t.Context(), validator.ListRequest{
 				Path: path.Root("sections"), ConfigValue: types.ListValueMust(typ, elems),
 			}, &resp)
 			if got := errorPaths(resp.Diagnostics); !reflect.DeepEqual(got, tc.want) {
@@ -231,9 +248,9 @@ func TestConditionValidator(t *testing.T) {
 			if tc.emptyValues {
 				attrs := obj.Attributes()
 				attrs["values"] = types.ListValueMust(types.StringType, nil)
-				obj = types.ObjectValueMust(typ.(types.ObjectType).AttrTypes, attrs)
+				obj = types.ObjectValueMust(objectType(t, typ).AttrTypes, attrs)
 			}
-			if got := runObjectValidator(conditionValidator{}, at, obj); !reflect.DeepEqual(got, tc.want) {
+			if got := runObjectValidator(t, conditionValidator{}, at, obj); !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("errors at %q, want %q", got, tc.want)
 			}
 		})
@@ -241,8 +258,8 @@ func TestConditionValidator(t *testing.T) {
 	t.Run("unknown bound is left for apply", func(t *testing.T) {
 		attrs := objectOf(t, typ, cond("between", "", "1", "2")).Attributes()
 		attrs["values"] = types.ListValueMust(types.StringType, []attr.Value{types.StringValue("9"), types.StringUnknown()})
-		obj := types.ObjectValueMust(typ.(types.ObjectType).AttrTypes, attrs)
-		if got := runObjectValidator(conditionValidator{}, at, obj); len(got) != 0 {
+		obj := types.ObjectValueMust(objectType(t, typ).AttrTypes, attrs)
+		if got := runObjectValidator(t, conditionValidator{}, at, obj); len(got) != 0 {
 			t.Errorf("errors at %q", got)
 		}
 	})
@@ -250,14 +267,14 @@ func TestConditionValidator(t *testing.T) {
 
 func TestFolderValidator(t *testing.T) {
 	var resp validator.StringResponse
-	folderValidator{}.ValidateString(context.Background(), validator.StringRequest{
+	folderValidator{}.ValidateString(t.Context(), validator.StringRequest{
 		Path: path.Root("folder"), ConfigValue: types.StringValue("/a//b/c/d/"),
 	}, &resp)
 	if got := errorPaths(resp.Diagnostics); len(got) != 3 || got[0] != "folder" {
 		t.Errorf("errors at %q, want three at folder", got)
 	}
 	resp = validator.StringResponse{}
-	folderValidator{}.ValidateString(context.Background(), validator.StringRequest{
+	folderValidator{}.ValidateString(t.Context(), validator.StringRequest{
 		Path: path.Root("folder"), ConfigValue: types.StringUnknown(),
 	}, &resp)
 	if resp.Diagnostics.HasError() {
