@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
 )
 
 // apiClient is a client of the emulator with the demo credentials, for
@@ -301,6 +302,43 @@ resource "flipbook_collection_permissions" "test" {
 			Config:      cfg,
 			ExpectError: regexp.MustCompile(`(?s)OTP permissions are not available on your plan.*does not include\s+one-time-passcode`),
 		}},
+	})
+}
+
+func TestAccCollectionPermissions_ssoNotEnabled(t *testing.T) {
+	emu := newTestEmulator(t, fixtureWith(func(f *emulator.Fixture) { f.Accounts[0].SSOEnabled = false }))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      permissionsConfig(emu, "pub-private-1", "", `{ type = "sso", group = "Partners" }`),
+			ExpectError: msgRe("SSO is not enabled for this workspace", "Enable SSO in the workspace settings"),
+		}},
+	})
+}
+
+// Entries skipped on create are an error too; the object is then tainted,
+// as after any failed create, and the next apply replaces it.
+func TestAccCollectionPermissions_skippedOnCreate(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	const hash = "pub-private-1"
+	addr := "flipbook_collection_permissions.test"
+	sales := `{ type = "teammate", group = "Sales" }`
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      permissionsConfig(emu, hash, "", sales, `{ type = "teammate", group = "Nope" }`),
+				ExpectError: msgRe("Access List Entries Skipped", "skipped 1 of its entries", `group = "Nope"`, "no group named"),
+			},
+			{
+				Config: permissionsConfig(emu, hash, "", sales),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
+			},
+		},
 	})
 }
 
