@@ -89,8 +89,10 @@ func TestErrorTable(t *testing.T) {
 			t.Fatalf("validation failure without data.errors: %s", env.Data)
 		}
 		wantCode(t, c.post(get("collection.getCollection", "pub-private-1")), 40, "Bad Request")
-		env = c.send(http.MethodGet, srv.URL+"/api/v2/", c.signed(get("collection.getCollection", "pub-private-1")))
-		wantCode(t, env, 40, "Bad Request")
+		for _, path := range []string{"/api/v2/", "/api/v1/more", "/upload/v1/more"} {
+			env = c.send(http.MethodGet, srv.URL+path, c.signed(get("collection.getCollection", "pub-private-1")))
+			wantCode(t, env, 40, "Bad Request")
+		}
 	})
 	t.Run("41", func(t *testing.T) {
 		bad := newTestClient(t, srv)

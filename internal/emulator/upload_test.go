@@ -113,6 +113,8 @@ func TestFileURL(t *testing.T) {
 	wantCode(t, c.upload(p), 34, "File size too large")
 	p["fileUrl"] = files.URL + "/missing.pdf"
 	wantCode(t, c.upload(p), 40, "Bad Request")
+	p["fileUrl"] = "ftp://127.0.0.1/doc.pdf"
+	wantCode(t, c.upload(p), 40, "Bad Request")
 
 	// A file part wins over fileUrl.
 	p["fileUrl"] = files.URL + "/doc.pdf"
