@@ -466,6 +466,7 @@ func TestAccTemplateCollection_validation(t *testing.T) {
 		{"empty template_hash", withSections(`{ type = "static", templates = [{ template_hash = "" }] }`), `length\s+must\s+be\s+at\s+least\s+1`},
 		{"missing template_hash", withSections(`{ type = "static", templates = [{ pages = [0] }] }`), `template_hash.*required`},
 		{"element value and values", withSections(`{ type = "static", templates = [{ template_hash = "tpl-cover" }], elements = [{ name = "gallery", value = "a", values = ["b"] }] }`), `2\s+attributes\s+specified`},
+		{"layer filled twice", withSections(`{ type = "static", templates = [{ template_hash = "tpl-cover" }], elements = [{ name = "headline", value = "a" }, { name = "headline", value = "b" }] }`), `Duplicate\s+Element.*"headline"`},
 		{"element without value", withSections(`{ type = "static", templates = [{ template_hash = "tpl-cover" }], elements = [{ name = "gallery" }] }`), `No\s+attribute\s+specified`},
 	}
 	var steps []resource.TestStep

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -121,8 +122,8 @@ type templateSectionValidator struct{}
 var _ validator.Object = templateSectionValidator{}
 
 func (templateSectionValidator) Description(context.Context) string {
-	return `a "static" section needs a non-empty templates list and takes no page_count; a "blank" section takes ` +
-		"only page_break and page_count"
+	return `a "static" section needs a non-empty templates list, fills each layer at most once and takes no page_count; ` +
+		`a "blank" section takes only page_break and page_count`
 }
 
 func (v templateSectionValidator) MarkdownDescription(ctx context.Context) string {
@@ -146,6 +147,7 @@ func (templateSectionValidator) ValidateObject(_ context.Context, req validator.
 					`A "static" section renders templates, so it needs at least one entry in templates.`)
 			}
 		}
+		duplicateElementNames(obj, req.Path.AtName("elements"), resp)
 		if present(obj, "page_count") {
 			resp.Diagnostics.AddAttributeError(req.Path.AtName("page_count"), "Unexpected Section Attribute",
 				`page_count applies only to "blank" sections; a "static" section has the pages of its templates. Remove page_count or change type to "blank".`)
@@ -157,6 +159,36 @@ func (templateSectionValidator) ValidateObject(_ context.Context, req validator.
 					fmt.Sprintf(`A "blank" section inserts empty pages and takes no %s. Remove it or change type to "static".`, name))
 			}
 		}
+	}
+}
+
+// duplicateElementNames reports a layer filled twice in one section: the
+// service rejects it, since only one value can win.
+func duplicateElementNames(section types.Object, at path.Path, resp *validator.ObjectResponse) {
+	v, ok := knownAttr(section, "elements")
+	if !ok || v.IsNull() {
+		return
+	}
+	list, ok := v.(types.List)
+	if !ok {
+		return
+	}
+	seen := map[string]bool{}
+	for i, e := range list.Elements() {
+		el, ok := e.(types.Object)
+		if !ok || el.IsUnknown() || el.IsNull() {
+			continue
+		}
+		name, ok := stringAttr(el, "name")
+		if !ok || name.IsNull() {
+			continue
+		}
+		if seen[name.ValueString()] {
+			resp.Diagnostics.AddAttributeError(at.AtListIndex(i).AtName("name"), "Duplicate Element",
+				fmt.Sprintf("The layer %q is already filled by an earlier element of this section; give each layer one element.",
+					name.ValueString()))
+		}
+		seen[name.ValueString()] = true
 	}
 }
 
