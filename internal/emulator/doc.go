@@ -54,9 +54,9 @@
 // A call refused with 31 or 32 spends no budget, and calls that fail
 // authentication (30, 41, 44) are counted against no key. Codes 30, 40 and
 // 42 carry data.message; validation failures carry data.message and
-// data.errors.
-// An upload whose file runs past 1 GiB is not read further and is answered
-// 34 at once, without authentication (the fields after it were never read).
+// data.errors. An upload whose file runs past 1 GiB is not read further and
+// is answered 34 at once, without authentication (the fields after it were
+// never read).
 //
 // # Rate limits
 //
@@ -88,7 +88,9 @@
 //
 // coverImage and directLink point at the emulator itself
 // (/_emulator/cover/{hash}.svg, /_emulator/view/{hash}), built from the Host
-// the call was sent to. flipbookPageCount is the first item's page count.
+// the call was sent to. flipbookPageCount is the first item's page count;
+// flipbookStatus is "processing" while a generation runs or an added
+// document converts, "failed" after a failed generation, else "complete".
 // Settings default to 640x480, downloads, fullscreen and search enabled,
 // English tooltips, background #2B2B2B scaled by scaleCrop, autoFlip off with
 // a 5 s delay; a fixture collection's "settings" object overrides them.
@@ -102,10 +104,10 @@
 // generates and 48 unless it is published (public, unlisted or published),
 // private and without password. A missing permissions parameter is 30 (the
 // spec allows 30 or 40). setPermissions then checks the payload with
-// engine.ParsePermissions and, only when the payload is valid, the plan: "OTP permissions are not
-// available on your plan", "SSO permissions are not available on your plan"
-// and, on a plan with SSO, "SSO is not enabled for this workspace" (40 with
-// data.errors). Entries are then skipped silently when they name an unknown
+// engine.ParsePermissions and, only when the payload is valid, the plan:
+// "OTP permissions are not available on your plan", "SSO permissions are
+// not available on your plan" and, on a plan with SSO, "SSO is not enabled
+// for this workspace" (40 with data.errors). Entries are then skipped silently when they name an unknown
 // teammate group, an e-mail that is not an accepted reader (compared without
 // case), or an unknown SSO group; the rest are saved in the order sent and
 // answered without notifyViaEmail. notifyViaEmail true on a saved entry
