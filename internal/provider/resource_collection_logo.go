@@ -223,7 +223,16 @@ func (r *collectionLogoResource) setLogo(ctx context.Context, m *collectionLogoM
 		defer up.Close()
 		in.File = up.Upload
 		defer func() {
-			if sent := up.SentSHA256(); !diags.HasError() && sent != m.FileSHA256.ValueString() {
+			if diags.HasError() {
+				return
+			}
+			sent := up.SentSHA256()
+			if m.FileSHA256.IsUnknown() {
+				// The path was not known at plan time: record what was sent.
+				m.FileSHA256 = types.StringValue(sent)
+				return
+			}
+			if sent != m.FileSHA256.ValueString() {
 				diags.AddAttributeError(at, "File Changed During Upload", fmt.Sprintf(
 					"The file %q changed while it was being uploaded (SHA-256 %s, planned %s). The logo now shows what was "+
 						"sent; apply again to upload the current file.", source, sent, m.FileSHA256.ValueString()))

@@ -267,7 +267,10 @@ func (r *documentResource) Create(ctx context.Context, req resource.CreateReques
 	plan.PageCount = int64Value(fb.FlipbookPageCount)
 	plan.Extension = types.StringValue(fb.Extension)
 	plan.ConvertStatus = types.StringValue(fb.ConvertStatus)
-	if up != nil {
+	if up != nil && plan.FileSHA256.IsUnknown() {
+		// The path was not known at plan time: record what was sent.
+		plan.FileSHA256 = types.StringValue(up.SentSHA256())
+	} else if up != nil {
 		if sent := up.SentSHA256(); sent != plan.FileSHA256.ValueString() {
 			plan.FileSHA256 = types.StringValue(sent)
 			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)

@@ -312,3 +312,31 @@ func TestAccDocument_ambiguousUploadNotRepeated(t *testing.T) {
 		t.Errorf("collection has %d items, want %d: the lost upload should have taken effect once", len(after.Items), len(before.Items)+1)
 	}
 }
+
+// A path known only at apply is checked and hashed then.
+func TestAccDocument_pathKnownAtApply(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	pdf := writeTestPDF(t, t.TempDir(), "late.pdf", 2)
+	addr := "flipbook_document.test"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: emu.providerConfig("") + fmt.Sprintf(`
+resource "terraform_data" "path" {
+  input = %q
+}
+resource "flipbook_document" "test" {
+  collection_hash = "pub-private-1"
+  file            = terraform_data.path.output
+}
+`, pdf),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectUnknownValue(addr, tfjsonpath.New("file_sha256"))},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.StringExact(sha256Hex(t, pdf))),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(2)),
+			},
+		}},
+	})
+}
