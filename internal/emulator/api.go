@@ -187,7 +187,7 @@ func Signature(secret string, params map[string]string) string {
 //	signature 44 -> rate 31/32 -> action 42 -> method/address 40 ->
 //	format/callback 30/40 -> action parameters 30 -> the action's own checks.
 func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase bool) {
-	q := readRequest(r, e.maxUploadBytes())
+	q := readRequest(r, e.maxUploadBytes(), e.drainBytes)
 	defer q.close()
 	action := q.get("action")
 	fmtAsked, _ := requestedFormat(q)
@@ -244,7 +244,10 @@ func (c *call) answer() (reply, format) {
 	}
 	if q.abandoned {
 		// The parameters after the file were never read: nothing to
-		// authenticate, only the size to report.
+		// authenticate, only the files to report.
+		if q.fileParts > 1 {
+			return fail(36), fm
+		}
 		return fail(34), fm
 	}
 	if f, problem := requestedFormat(q); problem == nil {

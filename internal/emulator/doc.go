@@ -54,9 +54,9 @@
 // A call refused with 31 or 32 spends no budget, and calls that fail
 // authentication (30, 41, 44) are counted against no key. Codes 30, 40 and
 // 42 carry data.message; validation failures carry data.message and
-// data.errors. An upload whose file runs past 1 GiB is not read further and
-// is answered 34 at once, without authentication (the fields after it were
-// never read).
+// data.errors. An upload whose file runs past 1 GiB (the drain bound) is
+// not read further and is answered at once, without authentication (the
+// fields after it were never read): 36 when it was a second file, else 34.
 //
 // # Rate limits
 //

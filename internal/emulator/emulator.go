@@ -55,6 +55,9 @@ type Emulator struct {
 	logf  func(string, ...any)
 	fx    *Fixture
 	state string // state file path
+	// drainBytes bounds how much of an oversized upload is read and
+	// discarded (tests lower it before serving).
+	drainBytes int64
 
 	mu            sync.Mutex
 	accounts      map[string]*account // by apiKey
@@ -180,16 +183,17 @@ func New(opts Options) (*Emulator, error) {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
 	e := &Emulator{
-		now:      opts.Now,
-		logf:     opts.Logf,
-		fx:       fx,
-		state:    opts.StateFile,
-		accounts: map[string]*account{},
-		cols:     map[string]*collection{},
-		tokens:   map[string]packageToken{},
-		requests: map[string]map[string]int{},
-		rates:    map[string]*rateLimiter{},
-		seeded:   map[string]bool{},
+		now:        opts.Now,
+		logf:       opts.Logf,
+		fx:         fx,
+		state:      opts.StateFile,
+		drainBytes: defaultDrainBytes,
+		accounts:   map[string]*account{},
+		cols:       map[string]*collection{},
+		tokens:     map[string]packageToken{},
+		requests:   map[string]map[string]int{},
+		rates:      map[string]*rateLimiter{},
+		seeded:     map[string]bool{},
 	}
 	if e.now == nil {
 		e.now = time.Now

@@ -14,9 +14,10 @@ import (
 // sections or permissions JSON are far smaller).
 const maxFieldBytes = 1 << 20
 
-// maxDrainBytes bounds how much of an oversized upload is read and thrown
-// away so that the client, still sending, can read the answer.
-const maxDrainBytes = 1 << 30
+// defaultDrainBytes bounds how much of an oversized upload (or of a second
+// file) is read and thrown away so that the client, still sending, can read
+// the answer.
+const defaultDrainBytes = 1 << 30
 
 // apiRequest is a parsed API call: its parameters (first value of each key,
 // query and body merged) and at most one uploaded file, kept in a temporary
@@ -30,8 +31,8 @@ type apiRequest struct {
 	fileName  string
 	fileParts int
 	tooLarge  bool // a file part went past the size limit
-	// abandoned: an oversized file went on past maxDrainBytes, so the rest
-	// of the body (and any field after the file) was never read.
+	// abandoned: a file went on past the drain bound, so the rest of the
+	// body (and any field after the file) was never read.
 	abandoned bool
 }
 
@@ -53,9 +54,9 @@ func (q *apiRequest) close() {
 // readRequest reads the parameters of a call. A multipart body is read as a
 // stream: each file part is copied to a temporary file and never held in
 // memory, and copying stops at limit bytes (the rest is drained, up to
-// maxDrainBytes, so that the answer can still be read by the sender; past
+// drain bytes, so that the answer can still be read by the sender; past
 // that the body is abandoned and the call answered 34 at once).
-func readRequest(r *http.Request, limit int64) *apiRequest {
+func readRequest(r *http.Request, limit, drain int64) *apiRequest {
 	q := &apiRequest{method: r.Method, params: map[string]string{}}
 	addValues(q.params, r.URL.Query())
 	if r.Method != http.MethodPost {
@@ -84,7 +85,7 @@ func readRequest(r *http.Request, limit int64) *apiRequest {
 			q.params[k] = v
 		}
 	case "multipart/form-data":
-		if err := q.readMultipart(r, limit); err != nil {
+		if err := q.readMultipart(r, limit, drain); err != nil {
 			q.malformed = err.Error()
 		}
 	case "":
@@ -103,7 +104,7 @@ func addValues(dst map[string]string, vals url.Values) {
 	}
 }
 
-func (q *apiRequest) readMultipart(r *http.Request, limit int64) error {
+func (q *apiRequest) readMultipart(r *http.Request, limit, drain int64) error {
 	mr, err := r.MultipartReader()
 	if err != nil {
 		return errors.New("multipart body could not be read: " + err.Error())
@@ -122,12 +123,16 @@ func (q *apiRequest) readMultipart(r *http.Request, limit int64) error {
 			q.fileParts++
 			if q.fileParts > 1 {
 				// Only the count of further files matters (code 36).
-				if _, err := io.Copy(io.Discard, io.LimitReader(part, maxDrainBytes)); err != nil {
+				n, err := io.Copy(io.Discard, io.LimitReader(part, drain+1))
+				if err != nil {
 					return errors.New("multipart body could not be read: " + err.Error())
+				}
+				if q.abandoned = n > drain; q.abandoned {
+					break
 				}
 				continue
 			}
-			if err := q.saveFile(part, limit); err != nil {
+			if err := q.saveFile(part, limit, drain); err != nil {
 				return err
 			}
 			if q.abandoned {
@@ -152,7 +157,7 @@ func (q *apiRequest) readMultipart(r *http.Request, limit int64) error {
 	return nil
 }
 
-func (q *apiRequest) saveFile(part io.Reader, limit int64) error {
+func (q *apiRequest) saveFile(part io.Reader, limit, drain int64) error {
 	f, err := os.CreateTemp("", "flipbook-emulator-upload-*")
 	if err != nil {
 		return errors.New("upload could not be stored: " + err.Error())
@@ -171,11 +176,11 @@ func (q *apiRequest) saveFile(part io.Reader, limit int64) error {
 		if err := f.Truncate(0); err != nil {
 			return errors.New("upload could not be stored: " + err.Error())
 		}
-		n, err := io.Copy(io.Discard, io.LimitReader(part, maxDrainBytes+1))
+		n, err := io.Copy(io.Discard, io.LimitReader(part, drain+1))
 		if err != nil {
 			return errors.New("upload could not be read: " + err.Error())
 		}
-		q.abandoned = n > maxDrainBytes
+		q.abandoned = n > drain
 	}
 	_, err = f.Seek(0, io.SeekStart)
 	return err

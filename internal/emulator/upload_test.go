@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -232,4 +233,32 @@ func TestResponseFormats(t *testing.T) {
 	if err != nil || string(b) != "<response><code>46</code><status>Invalid collection hash</status></response>" {
 		t.Fatalf("xml error %s", b)
 	}
+}
+
+// A body that goes on past the drain bound is abandoned: answered at once
+// with 34 (or 36 for a second file), before authentication.
+func TestUploadAbandoned(t *testing.T) {
+	fx := fastFixture()
+	fx.Limits.MaxUploadBytes = 1024
+	e, err := New(Options{Fixture: fx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.drainBytes = 8 << 10
+	var lc net.ListenConfig
+	ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := Serve(e, ln)
+	defer srv.Close()
+	c := newTestClient(t, srv)
+	c.secret = "wrong" // authentication would say 44
+	huge := func() io.Reader { return io.LimitReader(zeros{}, 64<<10) }
+	wantCode(t, c.upload(get("flipbook.add", "pub-private-1"), filePart{"big.pdf", huge()}), 34, "File size too large")
+	pdf := minimalPDF(1)
+	env := c.upload(get("flipbook.add", "pub-private-1"), filePart{"a.pdf", bytes.NewReader(pdf)}, filePart{"b.pdf", huge()})
+	wantCode(t, env, 36, "Multiple files upload not allowed")
+	// Within the drain bound the whole body is read and authentication runs.
+	wantCode(t, c.upload(get("flipbook.add", "pub-private-1"), filePart{"big.pdf", io.LimitReader(zeros{}, 4<<10)}), 44, "Invalid signature")
 }
