@@ -67,6 +67,13 @@ func TestAccCollectionBackground_lifecycle(t *testing.T) {
 				ImportStateVerify: true,
 			},
 			{
+				// An import {} block with the same configuration plans no change.
+				Config:          backgroundConfig(emu, hash, ""),
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+			{
 				// A new trigger value removes the image again.
 				Config: backgroundConfig(emu, hash, `triggers = { campaign = "spring" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{

@@ -141,6 +141,14 @@ func TestAccCollectionPermissions_lifecycle(t *testing.T) {
 				ImportStateVerifyIdentifierAttribute: "id",
 			},
 			{
+				// An import {} block with the same configuration plans no
+				// change: the imported list equals the configured one.
+				Config:          permissionsConfig(emu, hash, "", ana, sales),
+				ResourceName:    addr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+			{
 				// A new list with notify_via_email emails whom it grants.
 				Config: permissionsConfig(emu, hash, "notify_via_email = true", `{ type = "teammate", group = "Support" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
