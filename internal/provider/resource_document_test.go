@@ -340,3 +340,47 @@ resource "flipbook_document" "test" {
 		}},
 	})
 }
+
+// An imported document has no source in state; the first apply adopts the
+// configured file without uploading it again.
+func TestAccDocument_importAdoptsSource(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	pdf := writeTestPDF(t, t.TempDir(), "existing.pdf", 2)
+	fb, err := api.AddFlipbook(context.Background(), apiclient.AddFlipbookInput{CollectionHash: "pub-private-1",
+		File: &apiclient.Upload{Name: "existing.pdf", Body: mustOpen(t, pdf)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := "flipbook_document.test"
+	cfg := documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", pdf))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				ResourceName:       addr,
+				ImportState:        true,
+				ImportStateId:      "pub-private-1/" + fb.FlipbookHash,
+				ImportStatePersist: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(fb.FlipbookHash)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.StringExact(sha256Hex(t, pdf))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(2)),
+				},
+				Check: func(*terraform.State) error {
+					if n := uploads(emu); n != 1 {
+						return fmt.Errorf("%d uploads, want 1 (the one made before the import)", n)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
