@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -14,7 +13,7 @@ import (
 
 func TestAccEmbedDataSource(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	col, err := emu.apiClient(t).GetCollection(context.Background(), "pub-private-1")
+	col, err := emu.apiClient(t).GetCollection(t.Context(), "pub-private-1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -108,7 +107,7 @@ func TestAccHTMLPackageEphemeral_failedAndWaiting(t *testing.T) {
 	if err := emu.Emulator.SetFaults(1, []string{"generation_failed"}); err != nil {
 		t.Fatal(err)
 	}
-	failed, err := api.CreateFromTemplate(context.Background(), apiclient.CreateFromTemplateInput{Title: "Broken", Sections: sections})
+	failed, err := api.CreateFromTemplate(t.Context(), apiclient.CreateFromTemplateInput{Title: "Broken", Sections: sections})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +116,7 @@ func TestAccHTMLPackageEphemeral_failedAndWaiting(t *testing.T) {
 	}
 	// A collection still generating answers 38 until it is done.
 	emu.Emulator.SetGenerationDelay(5 * time.Second)
-	generating, err := api.CreateFromTemplate(context.Background(), apiclient.CreateFromTemplateInput{Title: "Slow", Sections: sections})
+	generating, err := api.CreateFromTemplate(t.Context(), apiclient.CreateFromTemplateInput{Title: "Slow", Sections: sections})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,8 @@ resource "flipbook_collection_logo" "test" {
 }
 
 // checkServiceLogo checks that the service shows the state's logo_image.
-func checkServiceLogo(api *apiclient.Client, addr string) resource.TestCheckFunc {
+func checkServiceLogo(api *apiclient.Client) resource.TestCheckFunc {
+	const addr = "flipbook_collection_logo.test"
 	return func(s *terraform.State) error {
 		col, err := api.GetCollection(context.Background(), "pub-private-1")
 		if err != nil {
@@ -67,7 +68,11 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 	addr := "flipbook_collection_logo.test"
 	logoChanges := statecheck.CompareValue(compare.ValuesDiffer())
 	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>`)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(svg) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if _, err := w.Write(svg); err != nil {
+			t.Error(err)
+		}
+	}))
 	t.Cleanup(srv.Close)
 
 	resource.ParallelTest(t, resource.TestCase{
@@ -81,7 +86,7 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("logo_image"), knownvalue.StringRegexp(regexp.MustCompile(`\.png$`))),
 					logoChanges.AddStateValue(addr, tfjsonpath.New("logo_image")),
 				},
-				Check: resource.ComposeAggregateTestCheckFunc(checkServiceLogo(api, addr), checkClickURL(emu, "https://example.com/")),
+				Check: resource.ComposeAggregateTestCheckFunc(checkServiceLogo(api), checkClickURL(emu, "https://example.com/")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -103,13 +108,13 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 					},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{logoChanges.AddStateValue(addr, tfjsonpath.New("logo_image"))},
-				Check:             checkServiceLogo(api, addr),
+				Check:             checkServiceLogo(api),
 			},
 			{
 				// A logo replaced outside Terraform is drift, set back by apply.
 				PreConfig: func() {
 					other := writeTestPNG(t, t.TempDir(), "other.png", 2, 2, color.Black)
-					if _, err := api.SetLogo(context.Background(), apiclient.SetLogoInput{CollectionHash: "pub-private-1",
+					if _, err := api.SetLogo(t.Context(), apiclient.SetLogoInput{CollectionHash: "pub-private-1",
 						File: &apiclient.Upload{Name: "other.png", Body: mustOpen(t, other)}}); err != nil {
 						t.Fatal(err)
 					}
@@ -118,7 +123,7 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 				},
-				Check: checkServiceLogo(api, addr),
+				Check: checkServiceLogo(api),
 			},
 			{
 				// Another click URL is an update too.
@@ -137,7 +142,7 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("logo_image"), knownvalue.StringRegexp(regexp.MustCompile(`\.svg$`))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.Null()),
 				},
-				Check: checkServiceLogo(api, addr),
+				Check: checkServiceLogo(api),
 			},
 		},
 	})

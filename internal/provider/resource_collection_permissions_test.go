@@ -179,6 +179,12 @@ func TestAccCollectionPermissions_lifecycle(t *testing.T) {
 			},
 			{
 				Config: permissionsConfig(emu, hash, "", `{ type = "sso", group = "Partners" }`, `{ type = "sso" }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetExact([]knownvalue.Check{
+						permissionValue("sso", "", "Partners"),
+						permissionValue("sso", "", ""),
+					})),
+				},
 				Check: checkServicePermissions(api, hash,
 					apiclient.Permission{Type: "sso", Group: "Partners"}, apiclient.Permission{Type: "sso"}),
 			},
@@ -188,7 +194,7 @@ func TestAccCollectionPermissions_lifecycle(t *testing.T) {
 
 func setOutside(t *testing.T, api *apiclient.Client, hash string, perms ...apiclient.Permission) {
 	t.Helper()
-	if _, err := api.SetPermissions(context.Background(), hash, perms); err != nil {
+	if _, err := api.SetPermissions(t.Context(), hash, perms); err != nil {
 		t.Fatalf("changing permissions outside Terraform: %v", err)
 	}
 }
@@ -359,7 +365,7 @@ func TestAccCollectionPermissions_waitsWhileInProgress(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	api := emu.apiClient(t)
 	emu.Emulator.SetGenerationDelay(5 * time.Second)
-	hash, err := api.CreateFromTemplate(context.Background(), apiclient.CreateFromTemplateInput{
+	hash, err := api.CreateFromTemplate(t.Context(), apiclient.CreateFromTemplateInput{
 		Title:    "Generating",
 		Sections: []apiclient.Section{{Type: apiclient.SectionStatic, Templates: []apiclient.TemplateRef{{TemplateHash: "tpl-cover"}}}},
 	})

@@ -84,7 +84,11 @@ func TestAccDocument_lifecycle(t *testing.T) {
 
 	// A PDF served over HTTP for file_url.
 	var served []byte
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(served) }))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if _, err := w.Write(served); err != nil {
+			t.Error(err)
+		}
+	}))
 	t.Cleanup(srv.Close)
 
 	resource.ParallelTest(t, resource.TestCase{
@@ -347,7 +351,7 @@ func TestAccDocument_importAdoptsSource(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	api := emu.apiClient(t)
 	pdf := writeTestPDF(t, t.TempDir(), "existing.pdf", 2)
-	fb, err := api.AddFlipbook(context.Background(), apiclient.AddFlipbookInput{CollectionHash: "pub-private-1",
+	fb, err := api.AddFlipbook(t.Context(), apiclient.AddFlipbookInput{CollectionHash: "pub-private-1",
 		File: &apiclient.Upload{Name: "existing.pdf", Body: mustOpen(t, pdf)}})
 	if err != nil {
 		t.Fatal(err)
