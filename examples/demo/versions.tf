@@ -1,6 +1,4 @@
 terraform {
-  required_version = ">= 1.10"
-
   required_providers {
     flipbook = {
       source = "flipbook/flipbook"
