@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"image/color"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -383,6 +385,135 @@ func TestAccDocument_importAdoptsSource(t *testing.T) {
 						return fmt.Errorf("%d uploads, want 1 (the one made before the import)", n)
 					}
 					return nil
+				},
+			},
+		},
+	})
+}
+
+// rewritingProxy serves the emulator with collection.getCollection answers
+// passed through rewrite, to show what the emulator cannot produce (a failed
+// conversion, an item removed in the web application). It returns the proxy's
+// base_url.
+func rewritingProxy(t *testing.T, emu *testEmulator, rewrite func(body string) string) string {
+	t.Helper()
+	h := emu.Emulator.Handler()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("action") != apiclient.ActionGetCollection {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		w.Header().Set("Content-Type", rec.Header().Get("Content-Type"))
+		if _, err := w.Write([]byte(rewrite(rec.Body.String()))); err != nil {
+			t.Error(err)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/api/v1/"
+}
+
+func proxiedDocumentConfig(base, uploadURL, pdf string) string {
+	return fmt.Sprintf(`
+provider "flipbook" {
+  api_key    = "demo-key"
+  api_secret = "demo-secret"
+  base_url   = %q
+  upload_url = %q
+}
+resource "flipbook_document" "test" {
+  collection_hash = "pub-private-1"
+  file            = %q
+}
+`, base, uploadURL, pdf)
+}
+
+func TestAccDocument_conversionFailed(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	var failing atomic.Bool
+	failing.Store(true)
+	base := rewritingProxy(t, emu, func(body string) string {
+		if !failing.Load() {
+			return body
+		}
+		body = strings.ReplaceAll(body, `"convertStatus":"COMPLETE"`, `"convertStatus":"FAILED"`)
+		return strings.ReplaceAll(body, `"convertStatus":"PROCESSING"`, `"convertStatus":"FAILED"`)
+	})
+	addr := "flipbook_document.test"
+	cfg := proxiedDocumentConfig(base, emu.UploadURL, writeTestPDF(t, t.TempDir(), "doc.pdf", 1))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(`(?s)Document Conversion Failed.*accepted the document as flipbook\s+[0-9a-f]{16}\s+in\s+collection\s+pub-private-1.*tainted`),
+			},
+			{
+				// The failed document was kept in state, tainted: the next
+				// apply replaces it.
+				PreConfig: func() { failing.Store(false) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("convert_status"), knownvalue.StringExact("COMPLETE")),
+				},
+			},
+		},
+	})
+}
+
+func TestAccDocument_itemRemovedOutside(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	var hidden atomic.Value // the flipbook hash to leave out, once known
+	hidden.Store("")
+	base := rewritingProxy(t, emu, func(body string) string {
+		hash, _ := hidden.Load().(string)
+		if hash == "" {
+			return body
+		}
+		var env map[string]any
+		if err := json.Unmarshal([]byte(body), &env); err != nil {
+			t.Errorf("not JSON: %s", body)
+			return body
+		}
+		data, _ := env["data"].(map[string]any)
+		items, _ := data["collectionItems"].([]any)
+		kept := []any{}
+		for _, it := range items {
+			if m, _ := it.(map[string]any); m["flipbookHash"] != hash {
+				kept = append(kept, it)
+			}
+		}
+		data["collectionItems"] = kept
+		out, err := json.Marshal(env)
+		if err != nil {
+			t.Error(err)
+		}
+		return string(out)
+	})
+	addr := "flipbook_document.test"
+	cfg := proxiedDocumentConfig(base, emu.UploadURL, writeTestPDF(t, t.TempDir(), "doc.pdf", 1))
+	var created string
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(s *terraform.State) error {
+					created = s.RootModule().Resources[addr].Primary.ID
+					return nil
+				},
+			},
+			{
+				// Refresh no longer finds the item: the document leaves the
+				// state and is planned again.
+				PreConfig: func() { hidden.Store(created) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
 			},
 		},
