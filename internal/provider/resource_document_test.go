@@ -519,3 +519,36 @@ func TestAccDocument_itemRemovedOutside(t *testing.T) {
 		},
 	})
 }
+
+// A collection that answers 43 (deleted, or another account's) is an error on
+// refresh, never a silent removal: the credentials may simply be wrong.
+func TestAccDocument_forbiddenIsAnError(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	var forbidden atomic.Bool
+	base := rewritingProxy(t, emu, func(body string) string {
+		if forbidden.Load() {
+			return `{"code":43,"status":"Forbidden"}`
+		}
+		return body
+	})
+	cfg := proxiedDocumentConfig(base, emu.UploadURL, writeTestPDF(t, t.TempDir(), "doc.pdf", 1))
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig:   func() { forbidden.Store(true) },
+				Config:      cfg,
+				ExpectError: msgRe("Error Reading Document", "code 43", "belongs to another account"),
+			},
+			{
+				// Still in state: once readable again, nothing changes.
+				PreConfig: func() { forbidden.Store(false) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
