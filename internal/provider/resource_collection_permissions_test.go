@@ -389,3 +389,28 @@ func TestAccCollectionPermissions_waitsWhileInProgress(t *testing.T) {
 		}},
 	})
 }
+
+// A collection made public outside Terraform has no access list any more:
+// refresh drops the resource (with a warning) and the plan creates it again,
+// which would then fail with the 48 explanation.
+func TestAccCollectionPermissions_collectionMadePublic(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	cfg := permissionsConfig(emu, "pub-private-1", "", `{ type = "teammate", group = "Sales" }`)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					private := false
+					if err := emu.Emulator.SetAccess("pub-private-1", &private, nil, nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
