@@ -59,7 +59,7 @@ func (d *statsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 				Computed:            true,
 			},
 			"time_spent": schema.Int64Attribute{
-				MarkdownDescription: "Average viewing time, in seconds.",
+				MarkdownDescription: "Average viewing time, as the service reports it (the spec gives no unit).",
 				Computed:            true,
 			},
 			"downloads": schema.Int64Attribute{
