@@ -8,6 +8,23 @@ import (
 	"golang.org/x/time/rate"
 )
 
+// Budget is a client-side request budget: at most a number of requests in
+// any second and in any minute. It is safe for concurrent use, and Clients
+// built with the same Budget share it.
+type Budget struct {
+	perSecond *rate.Limiter // nil: no limit
+	perMinute *rate.Limiter // nil: no limit
+}
+
+// NewBudget returns a budget of perSecond and perMinute requests; 0 means no
+// limit of that kind.
+func NewBudget(perSecond, perMinute int) *Budget {
+	return &Budget{
+		perSecond: windowLimiter(perSecond, time.Second),
+		perMinute: windowLimiter(perMinute, time.Minute),
+	}
+}
+
 // windowLimiter returns a token bucket that admits at most limit requests
 // in any window of the given length (nil when limit is 0: no limit).
 //
@@ -34,7 +51,7 @@ func windowLimiter(limit int, window time.Duration) *rate.Limiter {
 // per-second wait is the last one before the request leaves, so sending
 // times keep the per-second spacing.
 func (c *Client) waitBudget(ctx context.Context) error {
-	for _, lim := range []*rate.Limiter{c.perMinute, c.perSecond} {
+	for _, lim := range []*rate.Limiter{c.budget.perMinute, c.budget.perSecond} {
 		if lim == nil {
 			continue
 		}

@@ -123,3 +123,33 @@ func TestBudgetWaitPastDeadlineIsDeadlineExceeded(t *testing.T) {
 		t.Errorf("server saw %d requests, want 1", f.count())
 	}
 }
+
+// Clients built with one Budget draw on it together, as the provider's
+// clients of successive Terraform graph walks do.
+func TestBudgetSharedAcrossClients(t *testing.T) {
+	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, okEnvelope(`{"views":1}`))
+	})
+	budget := NewBudget(20, 0) // burst 1, then one call every 50.5 ms
+	var clients []*Client
+	for range 2 {
+		cfg := f.config()
+		cfg.Budget = budget
+		c, err := New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clients = append(clients, c)
+	}
+	start := time.Now()
+	for i := range 5 {
+		if _, err := clients[i%2].GetUserStats(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Separate budgets would let each client's first calls through at once;
+	// one shared budget spaces all five: four gaps of 50.5 ms.
+	if elapsed, minimum := time.Since(start), 200*time.Millisecond; elapsed < minimum {
+		t.Errorf("5 calls through two clients sharing a 20/s budget took %v, want at least %v", elapsed, minimum)
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/time/rate"
 )
 
 // Config builds a Client.
@@ -27,6 +26,11 @@ type Config struct {
 	// no limit.
 	RequestsPerSecond int
 	RequestsPerMinute int
+
+	// Budget, when set, replaces RequestsPerSecond and RequestsPerMinute, so
+	// that several Clients (one per Terraform graph walk, say) draw on one
+	// budget.
+	Budget *Budget
 
 	Retry RetryPolicy
 
@@ -82,8 +86,7 @@ type Client struct {
 	uploadURL *url.URL
 	http      *http.Client
 	retry     RetryPolicy
-	perSecond *rate.Limiter // nil: no limit
-	perMinute *rate.Limiter // nil: no limit
+	budget    *Budget
 
 	// Seams for tests: the wall clock, the backoff/poll sleep and the
 	// jitter source. Production uses time.Now, a timer select on ctx and
@@ -148,11 +151,13 @@ func New(cfg Config) (*Client, error) {
 		uploadURL: upload,
 		http:      cfg.HTTPClient,
 		retry:     normalizeRetry(cfg.Retry),
-		perSecond: windowLimiter(cfg.RequestsPerSecond, time.Second),
-		perMinute: windowLimiter(cfg.RequestsPerMinute, time.Minute),
+		budget:    cfg.Budget,
 		now:       time.Now,
 		sleep:     sleepCtx,
 		jitter:    rand.Float64,
+	}
+	if c.budget == nil {
+		c.budget = NewBudget(cfg.RequestsPerSecond, cfg.RequestsPerMinute)
 	}
 	if c.http == nil {
 		c.http = defaultHTTPClient()

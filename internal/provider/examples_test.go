@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -23,7 +22,10 @@ func TestExamplesValidate(t *testing.T) {
 	}
 
 	binDir := t.TempDir()
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to build the provider: %v", err)
+	}
 	build := exec.Command(gobin, "build", "-o", filepath.Join(binDir, "terraform-provider-flipbook"), ".")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -189,8 +190,7 @@ func (p *flipbookProvider) Configure(ctx context.Context, req provider.Configure
 		APIKey:            values["api_key"],
 		Secret:            values["api_secret"],
 		UserAgent:         fmt.Sprintf("terraform-provider-flipbook/%s Terraform/%s", p.version, req.TerraformVersion),
-		RequestsPerSecond: int(rps),
-		RequestsPerMinute: int(rpm),
+		Budget:            sharedBudget(values["base_url"], values["api_key"], int(rps), int(rpm)),
 		Retry:             apiclient.RetryPolicy{MaxRetries: maxRetries},
 		AllowInsecureHTTP: insecure,
 		Logger:            newTFLogger(values["api_key"], values["api_secret"]),
@@ -226,6 +226,28 @@ func (p *flipbookProvider) intSetting(v types.Int64, attr, env string, diags *di
 		return 0
 	}
 	return n
+}
+
+var (
+	budgetsMu sync.Mutex
+	budgets   = map[string]*apiclient.Budget{}
+)
+
+// sharedBudget returns one budget per account, endpoint and limits for the
+// life of the plugin process. Terraform configures the provider afresh for
+// every graph walk (plan, apply, refresh); a budget per Configure would let
+// one walk's burst land right after the previous walk's and meet the
+// service's limit.
+func sharedBudget(baseURL, apiKey string, perSecond, perMinute int) *apiclient.Budget {
+	key := fmt.Sprintf("%s\x00%s\x00%d\x00%d", baseURL, apiKey, perSecond, perMinute)
+	budgetsMu.Lock()
+	defer budgetsMu.Unlock()
+	b, ok := budgets[key]
+	if !ok {
+		b = apiclient.NewBudget(perSecond, perMinute)
+		budgets[key] = b
+	}
+	return b
 }
 
 // Resources, data sources and ephemeral resources register here; each lives in

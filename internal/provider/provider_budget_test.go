@@ -1,0 +1,76 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
+)
+
+// budgetConfig reads the same collection from several data sources, which
+// Terraform refreshes in parallel: a burst the service's per-second limit
+// refuses unless the provider spreads the calls out.
+func budgetConfig(e *testEmulator, providerExtra string) string {
+	var b strings.Builder
+	b.WriteString(e.providerConfig(providerExtra))
+	for i := range 8 {
+		fmt.Fprintf(&b, "data \"flipbook_collection\" \"c%d\" {\n  collection_hash = \"pub-private-1\"\n}\n", i)
+	}
+	return b.String()
+}
+
+func throttledFixture() *emulator.Fixture {
+	f := emulator.DemoFixture()
+	f.Limits.RequestsPerSecond = 3
+	return f
+}
+
+func throttleCount(e *testEmulator) int {
+	n := 0
+	for _, byCode := range e.Emulator.Requests() {
+		n += byCode["31"] + byCode["32"]
+	}
+	return n
+}
+
+// TestAccProvider_requestBudgetAvoidsThrottling proves that one budget is
+// shared by every data source of a provider instance: with
+// requests_per_second at the service's limit, no call is ever refused.
+func TestAccProvider_requestBudgetAvoidsThrottling(t *testing.T) {
+	e := newTestEmulator(t, throttledFixture())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: budgetConfig(e, "requests_per_second = 3"),
+			Check: func(*terraform.State) error {
+				if n := throttleCount(e); n != 0 {
+					return fmt.Errorf("the service throttled %d calls although the provider's budget matches its limit", n)
+				}
+				return nil
+			},
+		}},
+	})
+}
+
+// TestAccProvider_throttlingWithoutBudgetIsRetried is the control for the
+// test above: the same burst without a budget does meet the limit, and the
+// retries still bring the apply to success.
+func TestAccProvider_throttlingWithoutBudgetIsRetried(t *testing.T) {
+	e := newTestEmulator(t, throttledFixture())
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: budgetConfig(e, ""),
+			Check: func(*terraform.State) error {
+				if throttleCount(e) == 0 {
+					return fmt.Errorf("the burst was never throttled, so the budget test above proves nothing")
+				}
+				return nil
+			},
+		}},
+	})
+}
