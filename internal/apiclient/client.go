@@ -9,7 +9,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
 )
 
 // Config builds a Client.

@@ -19,9 +19,9 @@ import (
 
 func testCollectionResource(t *testing.T, e *testEmulator) (*collectionResource, tfsdk.State) {
 	t.Helper()
-	r, ok := NewTemplateCollectionResource().(*collectionResource)
+	r, ok := newTemplateCollectionResource().(*collectionResource)
 	if !ok {
-		t.Fatal("NewTemplateCollectionResource is not a *collectionResource")
+		t.Fatal("newTemplateCollectionResource is not a *collectionResource")
 	}
 	if e != nil {
 		c, err := apiclient.New(apiclient.Config{

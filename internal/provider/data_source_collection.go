@@ -12,14 +12,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-func init() {
-	dataSourceFactories = append(dataSourceFactories, NewCollectionDataSource)
-}
-
 var _ datasource.DataSourceWithConfigure = (*collectionDataSource)(nil)
 
-// NewCollectionDataSource is flipbook_collection: collection.getCollection.
-func NewCollectionDataSource() datasource.DataSource {
+// newCollectionDataSource is flipbook_collection: collection.getCollection.
+func newCollectionDataSource() datasource.DataSource {
 	return &collectionDataSource{dataSourceBase{typeSuffix: "collection"}}
 }
 

@@ -19,10 +19,6 @@ var (
 	_ datasource.DataSourceWithConfigure = (*embedDataSource)(nil)
 )
 
-func init() {
-	dataSourceFactories = append(dataSourceFactories, newEmbedDataSource)
-}
-
 func newEmbedDataSource() datasource.DataSource {
 	return &embedDataSource{dataSourceBase{typeSuffix: "embed"}}
 }

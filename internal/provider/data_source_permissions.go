@@ -16,10 +16,6 @@ var (
 	_ datasource.DataSourceWithConfigure = (*permissionsDataSource)(nil)
 )
 
-func init() {
-	dataSourceFactories = append(dataSourceFactories, newPermissionsDataSource)
-}
-
 func newPermissionsDataSource() datasource.DataSource {
 	return &permissionsDataSource{dataSourceBase{typeSuffix: "permissions"}}
 }

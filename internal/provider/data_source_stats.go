@@ -19,10 +19,6 @@ var (
 	_ datasource.DataSourceWithConfigure = (*statsDataSource)(nil)
 )
 
-func init() {
-	dataSourceFactories = append(dataSourceFactories, newStatsDataSource)
-}
-
 func newStatsDataSource() datasource.DataSource {
 	return &statsDataSource{dataSourceBase{typeSuffix: "stats"}}
 }

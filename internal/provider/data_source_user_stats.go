@@ -13,10 +13,6 @@ var (
 	_ datasource.DataSourceWithConfigure = (*userStatsDataSource)(nil)
 )
 
-func init() {
-	dataSourceFactories = append(dataSourceFactories, newUserStatsDataSource)
-}
-
 func newUserStatsDataSource() datasource.DataSource {
 	return &userStatsDataSource{dataSourceBase{typeSuffix: "user_stats"}}
 }

@@ -22,10 +22,6 @@ var (
 	_ ephemeral.EphemeralResourceWithConfigure = (*htmlPackageEphemeral)(nil)
 )
 
-func init() {
-	ephemeralResourceFactories = append(ephemeralResourceFactories, newHTMLPackageEphemeral)
-}
-
 func newHTMLPackageEphemeral() ephemeral.EphemeralResource {
 	return &htmlPackageEphemeral{ephemeralBase{typeSuffix: "html_package"}}
 }

@@ -250,22 +250,29 @@ func sharedBudget(baseURL, apiKey string, perSecond, perMinute int) *apiclient.B
 	return b
 }
 
-// Resources, data sources and ephemeral resources register here; each lives in
-// its own file named by kind.
-var (
-	resourceFactories          []func() resource.Resource
-	dataSourceFactories        []func() datasource.DataSource
-	ephemeralResourceFactories []func() ephemeral.EphemeralResource
-)
-
 func (p *flipbookProvider) Resources(context.Context) []func() resource.Resource {
-	return resourceFactories
+	return []func() resource.Resource{
+		newTemplateCollectionResource,
+		newCatalogResource,
+		newCollectionPermissionsResource,
+		newCollectionLogoResource,
+		newDocumentResource,
+		newCollectionBackgroundResource,
+	}
 }
 
 func (p *flipbookProvider) DataSources(context.Context) []func() datasource.DataSource {
-	return dataSourceFactories
+	return []func() datasource.DataSource{
+		newCollectionDataSource,
+		newEmbedDataSource,
+		newStatsDataSource,
+		newUserStatsDataSource,
+		newPermissionsDataSource,
+	}
 }
 
 func (p *flipbookProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
-	return ephemeralResourceFactories
+	return []func() ephemeral.EphemeralResource{
+		newHTMLPackageEphemeral,
+	}
 }

@@ -15,13 +15,9 @@ import (
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
-func init() {
-	resourceFactories = append(resourceFactories, NewCatalogResource)
-}
-
-// NewCatalogResource is flipbook_catalog: collection.createCatalog, then
+// newCatalogResource is flipbook_catalog: collection.createCatalog, then
 // collection.getCollection.
-func NewCatalogResource() resource.Resource {
+func newCatalogResource() resource.Resource {
 	return newCollectionResource(collectionKind{
 		typeSuffix: "catalog",
 		noun:       "catalog",

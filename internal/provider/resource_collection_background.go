@@ -24,10 +24,6 @@ var (
 	_ resource.ResourceWithImportState = (*collectionBackgroundResource)(nil)
 )
 
-func init() {
-	resourceFactories = append(resourceFactories, newCollectionBackgroundResource)
-}
-
 func newCollectionBackgroundResource() resource.Resource {
 	return &collectionBackgroundResource{resourceBase{typeSuffix: "collection_background"}}
 }

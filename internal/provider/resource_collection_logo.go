@@ -28,10 +28,6 @@ var (
 	_ resource.ResourceWithConfigValidators = (*collectionLogoResource)(nil)
 )
 
-func init() {
-	resourceFactories = append(resourceFactories, newCollectionLogoResource)
-}
-
 func newCollectionLogoResource() resource.Resource {
 	return &collectionLogoResource{resourceBase{typeSuffix: "collection_logo"}}
 }

@@ -28,10 +28,6 @@ var (
 	_ resource.ResourceWithValidateConfig = (*collectionPermissionsResource)(nil)
 )
 
-func init() {
-	resourceFactories = append(resourceFactories, newCollectionPermissionsResource)
-}
-
 func newCollectionPermissionsResource() resource.Resource {
 	return &collectionPermissionsResource{resourceBase{typeSuffix: "collection_permissions"}}
 }

@@ -32,10 +32,6 @@ var (
 	_ resource.ResourceWithConfigValidators = (*documentResource)(nil)
 )
 
-func init() {
-	resourceFactories = append(resourceFactories, newDocumentResource)
-}
-
 func newDocumentResource() resource.Resource {
 	return &documentResource{resourceBase{typeSuffix: "document"}}
 }

@@ -16,13 +16,9 @@ import (
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
-func init() {
-	resourceFactories = append(resourceFactories, NewTemplateCollectionResource)
-}
-
-// NewTemplateCollectionResource is flipbook_template_collection:
+// newTemplateCollectionResource is flipbook_template_collection:
 // collection.createFromTemplate, then collection.getCollection.
-func NewTemplateCollectionResource() resource.Resource {
+func newTemplateCollectionResource() resource.Resource {
 	return newCollectionResource(collectionKind{
 		typeSuffix: "template_collection",
 		noun:       "template collection",
