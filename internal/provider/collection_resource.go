@@ -217,12 +217,9 @@ func (r *collectionResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	hash := state.ID.ValueString()
 	col, err := r.client.GetCollection(ctx, hash)
-	if apiclient.IsCollectionNotFound(err) {
-		resp.Diagnostics.AddWarning("Flipbook Collection No Longer Exists",
-			fmt.Sprintf("The service no longer knows the %s %s (code 46), so Terraform removed it from state and will plan to "+
-				"create it again. If the collection was published, publishing replaced its temporary hash with a final one: "+
-				"import the new hash (an import block or `terraform import`) to keep managing it instead.", r.kind.noun, hash))
-		resp.State.RemoveResource(ctx)
+	if removeIfCollectionGone(ctx, resp, err, hash, "the "+r.kind.noun, "If the collection was published, publishing "+
+		"replaced its temporary hash with a final one: import the new hash (an import block or `terraform import`) to keep "+
+		"managing it instead of generating another.") {
 		return
 	}
 	if err != nil {

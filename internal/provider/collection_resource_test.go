@@ -10,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
-	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 // These tests call the resource's methods directly: terraform-plugin-testing
@@ -23,14 +21,24 @@ func testCollectionResource(t *testing.T, e *testEmulator) (*collectionResource,
 	if !ok {
 		t.Fatal("newTemplateCollectionResource is not a *collectionResource")
 	}
+	return r, configuredResource(t, r, e)
+}
+
+// configuredResource configures r as the provider would, with a client of e
+// (none when e is nil, so that any call would fail), and returns a null state
+// of r's schema.
+func configuredResource(t *testing.T, r resource.Resource, e *testEmulator) tfsdk.State {
+	t.Helper()
 	if e != nil {
-		c, err := apiclient.New(apiclient.Config{
-			BaseURL: e.BaseURL, UploadURL: e.UploadURL, APIKey: "demo-key", Secret: "demo-secret",
-		})
-		if err != nil {
-			t.Fatal(err)
+		rc, ok := r.(resource.ResourceWithConfigure)
+		if !ok {
+			t.Fatalf("%T has no Configure", r)
 		}
-		r.client = c
+		var cresp resource.ConfigureResponse
+		rc.Configure(t.Context(), resource.ConfigureRequest{ProviderData: &providerData{client: e.apiClient(t)}}, &cresp)
+		if cresp.Diagnostics.HasError() {
+			t.Fatal(cresp.Diagnostics)
+		}
 	}
 	var sresp resource.SchemaResponse
 	r.Schema(t.Context(), resource.SchemaRequest{}, &sresp)
@@ -38,7 +46,7 @@ func testCollectionResource(t *testing.T, e *testEmulator) (*collectionResource,
 		t.Fatal(sresp.Diagnostics)
 	}
 	typ := sresp.Schema.Type().TerraformType(t.Context())
-	return r, tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, nil)}
+	return tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, nil)}
 }
 
 func stateWithID(t *testing.T, s tfsdk.State, id string) tfsdk.State {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -47,7 +45,7 @@ func (d *collectionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"collection_hash": schema.StringAttribute{
 				MarkdownDescription: "The collection hash.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          nonEmptyString(),
 			},
 			"title":        computedString("The collection's title."),
 			"description":  computedString("The collection's description."),

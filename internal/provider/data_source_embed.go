@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -45,7 +44,7 @@ func (d *embedDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"collection_hash": schema.StringAttribute{
 				MarkdownDescription: "Hash of the collection to embed.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          nonEmptyString(),
 			},
 			"responsive": schema.BoolAttribute{
 				MarkdownDescription: "Fill the container (width and height 100%). Default `false`.",

@@ -3,11 +3,9 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
@@ -38,7 +36,7 @@ func (d *permissionsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"collection_hash": schema.StringAttribute{
 				MarkdownDescription: "Hash of the collection.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          nonEmptyString(),
 			},
 			"permissions": schema.ListNestedAttribute{
 				MarkdownDescription: "Access rows; empty when none is configured.",

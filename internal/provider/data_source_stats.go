@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
@@ -36,19 +34,18 @@ type statsModel struct {
 }
 
 func (d *statsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	nonEmpty := []validator.String{stringvalidator.LengthAtLeast(1)}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Statistics of one flipbook of a collection (`collection.getStats`).",
 		Attributes: map[string]schema.Attribute{
 			"collection_hash": schema.StringAttribute{
 				MarkdownDescription: "Hash of the collection.",
 				Required:            true,
-				Validators:          nonEmpty,
+				Validators:          nonEmptyString(),
 			},
 			"flipbook_hash": schema.StringAttribute{
 				MarkdownDescription: "Hash of the flipbook (for example a `flipbook_document`'s `id`).",
 				Required:            true,
-				Validators:          nonEmpty,
+				Validators:          nonEmptyString(),
 			},
 			"views": schema.Int64Attribute{
 				MarkdownDescription: "Views, counted when a viewer interacts with the player.",
@@ -83,6 +80,6 @@ func (d *statsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 			fmt.Sprintf("reading the statistics of flipbook %s in collection %s", fb, col), err)
 		return
 	}
-	m.Views, m.TimeSpent, m.Downloads = int64Value(st.Views), int64Value(st.TimeSpent), int64Value(st.Downloads)
+	m.Views, m.TimeSpent, m.Downloads = optionalInt(st.Views), optionalInt(st.TimeSpent), optionalInt(st.Downloads)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -65,11 +65,11 @@ func (d *userStatsDataSource) Read(ctx context.Context, _ datasource.ReadRequest
 		return
 	}
 	m := userStatsModel{
-		Impressions:    int64Value(st.Impressions),
-		Views:          int64Value(st.Views),
-		TimeSpent:      int64Value(st.TimeSpent),
-		Downloads:      int64Value(st.Downloads),
-		APIUploadsLeft: int64Value(st.APIUploadsLeft),
+		Impressions:    optionalInt(st.Impressions),
+		Views:          optionalInt(st.Views),
+		TimeSpent:      optionalInt(st.TimeSpent),
+		Downloads:      optionalInt(st.Downloads),
+		APIUploadsLeft: optionalInt(st.APIUploadsLeft),
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -7,11 +7,9 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
@@ -54,7 +52,7 @@ func (e *htmlPackageEphemeral) Schema(ctx context.Context, _ ephemeral.SchemaReq
 			"collection_hash": schema.StringAttribute{
 				MarkdownDescription: "Hash of the collection to package.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          nonEmptyString(),
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "The package's status: `COMPLETE` once the link is ready.",

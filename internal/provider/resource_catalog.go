@@ -41,10 +41,6 @@ func createCatalog(ctx context.Context, c *apiclient.Client, l types.List, title
 	return hash, diags, err
 }
 
-func nonEmptyString() []validator.String {
-	return []validator.String{stringvalidator.LengthAtLeast(1)}
-}
-
 func catalogSectionsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{
 		MarkdownDescription: "The catalog's feed sections, in order. Changing them replaces the catalog.",

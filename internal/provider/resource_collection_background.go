@@ -3,16 +3,12 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
@@ -52,17 +48,8 @@ func (r *collectionBackgroundResource) Schema(_ context.Context, _ resource.Sche
 			"state (with a warning). A collection that no longer exists (for example, replaced by publishing) is removed " +
 			"from the state with a warning. Import by collection hash.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The collection hash.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"collection_hash": schema.StringAttribute{
-				MarkdownDescription: "Hash of the collection whose background image is removed.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
+			"id":              collectionIDAttribute(),
+			"collection_hash": collectionHashAttribute("Hash of the collection whose background image is removed."),
 			"triggers": schema.MapAttribute{
 				MarkdownDescription: "Arbitrary values; any change removes the background image again. Use it when an " +
 					"image may have been added back outside Terraform, which refresh cannot detect.",
@@ -124,14 +111,10 @@ func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.Re
 	}
 	hash := state.CollectionHash.ValueString()
 	col, err := r.client.GetCollection(ctx, hash)
-	switch {
-	case apiclient.IsCollectionNotFound(err):
-		resp.Diagnostics.AddWarning("Collection No Longer Exists", fmt.Sprintf(
-			"Collection %s does not exist any more (a publish gives a collection a new hash), so its background setting was "+
-				"removed from the state.", hash))
-		resp.State.RemoveResource(ctx)
+	if removeIfCollectionGone(ctx, resp, err, hash, "its background setting", adviceNewHash) {
 		return
-	case err != nil:
+	}
+	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error Reading Background", "reading collection "+hash, err)
 		return
 	}
@@ -159,10 +142,5 @@ func (r *collectionBackgroundResource) Delete(ctx context.Context, req resource.
 }
 
 func (r *collectionBackgroundResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if strings.TrimSpace(req.ID) == "" {
-		resp.Diagnostics.AddError("Invalid Import ID", "Import flipbook_collection_background by the collection hash.")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
+	importCollectionHash(ctx, "flipbook_collection_background", req, resp)
 }

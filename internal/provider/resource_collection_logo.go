@@ -4,17 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
@@ -63,21 +58,12 @@ func (r *collectionLogoResource) Schema(_ context.Context, _ resource.SchemaRequ
 			"The API cannot remove a logo: destroying the resource only removes it from the state (with a warning) and " +
 			"the logo stays. Import by collection hash.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The collection hash.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"collection_hash": schema.StringAttribute{
-				MarkdownDescription: "Hash of the collection whose logo this is.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
+			"id":              collectionIDAttribute(),
+			"collection_hash": collectionHashAttribute("Hash of the collection whose logo this is."),
 			"file": schema.StringAttribute{
 				MarkdownDescription: "Path of a local PNG, JPEG, GIF, WebP or SVG image. Conflicts with `file_url`.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          nonEmptyString(),
 			},
 			"file_url": schema.StringAttribute{
 				MarkdownDescription: "URL of an image that the service downloads. Conflicts with `file`. A change of " +
@@ -264,14 +250,10 @@ func (r *collectionLogoResource) Read(ctx context.Context, req resource.ReadRequ
 	}
 	hash := state.CollectionHash.ValueString()
 	col, err := r.client.GetCollection(ctx, hash)
-	switch {
-	case apiclient.IsCollectionNotFound(err):
-		resp.Diagnostics.AddWarning("Collection No Longer Exists", fmt.Sprintf(
-			"Collection %s does not exist any more (a publish gives a collection a new hash), so its logo was removed from "+
-				"the state.", hash))
-		resp.State.RemoveResource(ctx)
+	if removeIfCollectionGone(ctx, resp, err, hash, "its logo", adviceNewHash) {
 		return
-	case err != nil:
+	}
+	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error Reading Logo", "reading collection "+hash, err)
 		return
 	}
@@ -297,10 +279,5 @@ func (r *collectionLogoResource) Delete(ctx context.Context, req resource.Delete
 }
 
 func (r *collectionLogoResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if strings.TrimSpace(req.ID) == "" {
-		resp.Diagnostics.AddError("Invalid Import ID", "Import flipbook_collection_logo by the collection hash.")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
+	importCollectionHash(ctx, "flipbook_collection_logo", req, resp)
 }

@@ -13,8 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
@@ -76,17 +74,9 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 			"A collection still being published answers \"in progress\"; the resource retries until the `create` or " +
 			"`update` timeout (default 10 minutes).\n\n" + permissionsRulesMarkdown,
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The collection hash.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"collection_hash": schema.StringAttribute{
-				MarkdownDescription: "Hash of the collection. It must be published, private and not password-protected. " +
-					"Changing it moves the access list to another collection (the old one's list is emptied).",
-				Required:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id": collectionIDAttribute(),
+			"collection_hash": collectionHashAttribute("Hash of the collection. It must be published, private and not " +
+				"password-protected. Changing it moves the access list to another collection (the old one's list is emptied)."),
 			"notify_via_email": schema.BoolAttribute{
 				MarkdownDescription: "When `true`, every apply that changes the list asks the service to email the people it " +
 					"grants access to (all accepted readers for a bare `teammate` entry, the group's members or the named " +
@@ -366,13 +356,10 @@ func (r *collectionPermissionsResource) Read(ctx context.Context, req resource.R
 		hash = state.ID.ValueString()
 	}
 	saved, err := r.client.GetPermissions(ctx, hash)
-	switch {
-	case apiclient.IsCollectionNotFound(err):
-		resp.Diagnostics.AddWarning("Collection No Longer Exists", fmt.Sprintf(
-			"Collection %s does not exist any more (a publish gives a collection a new hash), so its access list was removed "+
-				"from the state. Point collection_hash at the collection's current hash.", hash))
-		resp.State.RemoveResource(ctx)
+	if removeIfCollectionGone(ctx, resp, err, hash, "its access list", adviceNewHash) {
 		return
+	}
+	switch {
 	case apiclient.IsNotEligible(err):
 		resp.Diagnostics.AddWarning("Collection No Longer Takes An Access List", fmt.Sprintf(
 			"Collection %s is no longer published, private and without a password, so it has no access list to manage; "+
@@ -424,10 +411,5 @@ func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource
 }
 
 func (r *collectionPermissionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if strings.TrimSpace(req.ID) == "" {
-		resp.Diagnostics.AddError("Invalid Import ID", "Import flipbook_collection_permissions by the collection hash.")
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
+	importCollectionHash(ctx, "flipbook_collection_permissions", req, resp)
 }

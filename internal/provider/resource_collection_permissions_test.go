@@ -240,6 +240,10 @@ func TestAccCollectionPermissions_validation(t *testing.T) {
 			ExpectError: regexp.MustCompile(`(?s)Invalid Permission.*` + c.want),
 		})
 	}
+	steps = append(steps, resource.TestStep{
+		Config:      permissionsConfig(emu, "", "", `{ type = "teammate" }`),
+		ExpectError: msgRe("Invalid Attribute Value Length", "collection_hash", "at least 1"),
+	})
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
 	if reqs := emu.Emulator.Requests(); len(reqs) != 0 {
 		t.Fatalf("plan-time validation made API calls: %v", reqs)

@@ -82,16 +82,11 @@ func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed:            true,
 				PlanModifiers:       keep,
 			},
-			"collection_hash": schema.StringAttribute{
-				MarkdownDescription: "Hash of the collection the document is added to.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
+			"collection_hash": collectionHashAttribute("Hash of the collection the document is added to."),
 			"file": schema.StringAttribute{
 				MarkdownDescription: "Path of a local PDF of at most 100 MB. Conflicts with `file_url`.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          nonEmptyString(),
 			},
 			"file_url": schema.StringAttribute{
 				MarkdownDescription: "URL of a PDF that the service downloads. Conflicts with `file`. The provider cannot " +
@@ -108,14 +103,14 @@ func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: "Title of the flipbook; when omitted the service takes it from the document.",
 				Optional:            true,
 				Computed:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          nonEmptyString(),
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "Description of the flipbook; when omitted the service fills it from the document.",
 				Optional:            true,
 				Computed:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          nonEmptyString(),
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 			},
 			"page_count": schema.Int64Attribute{
@@ -260,7 +255,7 @@ func (r *documentResource) Create(ctx context.Context, req resource.CreateReques
 	plan.ID = types.StringValue(fb.FlipbookHash)
 	plan.Title = keepConfigured(plan.Title, fb.FlipbookTitle)
 	plan.Description = keepConfigured(plan.Description, fb.FlipbookDescription)
-	plan.PageCount = int64Value(fb.FlipbookPageCount)
+	plan.PageCount = optionalInt(fb.FlipbookPageCount)
 	plan.Extension = types.StringValue(fb.Extension)
 	plan.ConvertStatus = types.StringValue(fb.ConvertStatus)
 	if up != nil && plan.FileSHA256.IsUnknown() {
@@ -310,17 +305,10 @@ func keepConfigured(configured types.String, service string) types.String {
 	return types.StringValue(service)
 }
 
-func int64Value(v apiclient.Int) types.Int64 {
-	if !v.Valid {
-		return types.Int64Null()
-	}
-	return types.Int64Value(v.Value)
-}
-
 func applyItem(m *documentModel, it *apiclient.CollectionItem) {
 	m.Title = keepConfigured(m.Title, it.FlipbookTitle)
 	m.Description = keepConfigured(m.Description, it.FlipbookDescription)
-	m.PageCount = int64Value(it.FlipbookPageCount)
+	m.PageCount = optionalInt(it.FlipbookPageCount)
 	m.Extension = types.StringValue(it.Extension)
 	m.ConvertStatus = types.StringValue(it.ConvertStatus)
 }
@@ -363,14 +351,10 @@ func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	hash, id := state.CollectionHash.ValueString(), state.ID.ValueString()
 	col, err := r.client.GetCollection(ctx, hash)
-	switch {
-	case apiclient.IsCollectionNotFound(err):
-		resp.Diagnostics.AddWarning("Collection No Longer Exists", fmt.Sprintf(
-			"Collection %s does not exist any more (a publish gives a collection a new hash), so flipbook %s was removed "+
-				"from the state.", hash, id))
-		resp.State.RemoveResource(ctx)
+	if removeIfCollectionGone(ctx, resp, err, hash, "flipbook "+id, adviceNewHash) {
 		return
-	case err != nil:
+	}
+	if err != nil {
 		addAPIError(&resp.Diagnostics, "Error Reading Document", fmt.Sprintf("reading collection %s for flipbook %s", hash, id), err)
 		return
 	}

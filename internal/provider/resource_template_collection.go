@@ -65,7 +65,7 @@ func templateSectionsAttribute() schema.ListNestedAttribute {
 						"template_hash": schema.StringAttribute{
 							MarkdownDescription: "The template's hash.",
 							Required:            true,
-							Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+							Validators:          nonEmptyString(),
 						},
 						"pages": schema.ListAttribute{
 							MarkdownDescription: "Zero-based indexes into the template's pages, rendered in this order. Omit it to " +
@@ -86,7 +86,7 @@ func templateSectionsAttribute() schema.ListNestedAttribute {
 						"name": schema.StringAttribute{
 							MarkdownDescription: "The label of the layer to fill.",
 							Required:            true,
-							Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+							Validators:          nonEmptyString(),
 						},
 						"value": schema.StringAttribute{
 							MarkdownDescription: "Text or a URL. Exactly one of `value` and `values` is required.",

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -24,6 +25,12 @@ const (
 	sectionStatic = apiclient.SectionStatic
 	sectionBlank  = apiclient.SectionBlank
 )
+
+// nonEmptyString refuses "": the service reads an empty hash or name as
+// absent, and its answer would not name the attribute at fault.
+func nonEmptyString() []validator.String {
+	return []validator.String{stringvalidator.LengthAtLeast(1)}
+}
 
 // maxFolderDepth is the spec's limit on folder levels.
 const maxFolderDepth = 3

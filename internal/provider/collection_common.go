@@ -1,0 +1,78 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+// This file holds what the resources attached to an existing collection share
+// (flipbook_collection_permissions, flipbook_collection_logo,
+// flipbook_collection_background, and in part flipbook_document and the
+// generated collections): the collection_hash attribute, import by that hash,
+// and what Read does when the collection has gone.
+
+// collectionIDAttribute is the id of a resource that configures one
+// collection: that collection's hash, which never changes for the resource.
+func collectionIDAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: "The collection hash.",
+		Computed:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+}
+
+// collectionHashAttribute is the collection a resource is attached to. The
+// API cannot move a setting or a document to another collection, so a new
+// hash replaces the resource.
+func collectionHashAttribute(description string) schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: description,
+		Required:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		Validators:          nonEmptyString(),
+	}
+}
+
+// adviceNewHash is what to do when a collection hash has gone: publishing is
+// the usual cause, and it leaves the collection under a new hash.
+const adviceNewHash = "If the collection was published, publishing replaced its temporary hash with a final one: " +
+	"point collection_hash at the new hash."
+
+// removeIfCollectionGone handles a Read whose call answered code 46 (the
+// collection hash no longer exists): what (the object, for the sentence) is
+// removed from state with a warning that says why and what to do, and it
+// returns true. Any other error, code 43 (deleted, or another account's)
+// included, is left to the caller to report as an error that keeps the
+// state: wrong credentials must never make Terraform forget real objects.
+func removeIfCollectionGone(ctx context.Context, resp *resource.ReadResponse, err error, hash, what, advice string) bool {
+	if !apiclient.IsCollectionNotFound(err) {
+		return false
+	}
+	resp.Diagnostics.AddWarning("Flipbook Collection No Longer Exists", fmt.Sprintf(
+		"The service no longer knows collection %s (code 46), so %s was removed from the Terraform state and the next "+
+			"plan proposes to create it again. %s", hash, what, advice))
+	resp.State.RemoveResource(ctx)
+	return true
+}
+
+// importCollectionHash imports a resource whose id is the hash of the
+// collection it configures; typeName names it in the error.
+func importCollectionHash(ctx context.Context, typeName string, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if strings.TrimSpace(req.ID) == "" {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf(
+			"The import ID is empty, and %s is identified by the hash of the collection it configures. "+
+				"Import it with that hash, such as `terraform import %s.example <collection_hash>`.", typeName, typeName))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
+}
