@@ -84,7 +84,7 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 			(!touched || rewind != nil)
 		var backoff time.Duration
 		if retry {
-			backoff = c.backoff(attempt)
+			backoff = c.backoff(attempt, CodeOf(finalErr))
 		}
 		c.logAttempt(ctx, req, res, red, attempt, elapsed, finalErr, retry, backoff)
 		if finalErr == nil {
@@ -295,13 +295,20 @@ func uploadRewinder(u *Upload) func() error {
 	}
 }
 
-// backoff is the wait before retry number n (1-based): MinBackoff doubling
-// up to MaxBackoff, with equal jitter (half fixed, half random), so a
-// throttled client always waits at least half the step.
-func (c *Client) backoff(n int) time.Duration {
-	d := c.retry.MaxBackoff
+// backoff is the wait before retry number n (1-based) after an answer with
+// code: MinBackoff doubling up to MaxBackoff, with equal jitter (half fixed,
+// half random), so a throttled client always waits at least half the step.
+// A per-minute throttle (32) clears only as its minute slides by, so its
+// steps start at PerMinuteMinBackoff and may grow to PerMinuteMaxBackoff:
+// eight retries then wait out a full minute even with the least jitter.
+func (c *Client) backoff(n int, code int) time.Duration {
+	lo, hi := c.retry.MinBackoff, c.retry.MaxBackoff
+	if code == CodePerMinuteLimit {
+		lo, hi = max(lo, PerMinuteMinBackoff), max(hi, PerMinuteMaxBackoff)
+	}
+	d := hi
 	if n-1 < 32 {
-		if step := c.retry.MinBackoff << (n - 1); step > 0 && step < d {
+		if step := lo << (n - 1); step > 0 && step < d {
 			d = step
 		}
 	}

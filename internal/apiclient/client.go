@@ -49,12 +49,16 @@ type RetryPolicy struct {
 	MaxBackoff time.Duration // 0: default 10s
 }
 
-// Retry defaults: 250ms doubling to 10s, eight retries, which rides out a
-// per-minute throttle (about 36 s of waiting in the worst case).
+// Retry defaults: 250ms doubling to 10s, eight retries (18 to 36 s of
+// waiting in all) for a per-second throttle and transport failures; a
+// per-minute throttle (code 32) backs off from 5 s doubling to 60 s (at least
+// 157 s in all), longer than the minute the service counts in.
 const (
-	DefaultMaxRetries = 8
-	DefaultMinBackoff = 250 * time.Millisecond
-	DefaultMaxBackoff = 10 * time.Second
+	DefaultMaxRetries   = 8
+	DefaultMinBackoff   = 250 * time.Millisecond
+	DefaultMaxBackoff   = 10 * time.Second
+	PerMinuteMinBackoff = 5 * time.Second
+	PerMinuteMaxBackoff = 60 * time.Second
 )
 
 // DefaultUserAgent is sent when Config.UserAgent is empty.

@@ -20,7 +20,9 @@
 //
 // Backoff doubles from RetryPolicy.MinBackoff (250 ms) to MaxBackoff (10 s)
 // with equal jitter: retry n waits between half and all of
-// min(MinBackoff·2^(n-1), MaxBackoff). Sleeps end early when ctx ends.
+// min(MinBackoff·2^(n-1), MaxBackoff). A per-minute throttle (32) steps
+// from 5 s to 60 s instead, so the default eight retries outlast the minute
+// the service counts in. Sleeps end early when ctx ends.
 //
 // # Budget
 //

@@ -3,6 +3,7 @@ package apiclient
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
 	"reflect"
@@ -58,30 +59,33 @@ func TestThrottleRetriedUntilSuccess(t *testing.T) {
 }
 
 func TestBackoffScheduleEqualJitter(t *testing.T) {
-	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, `{"code":32,"status":"Requests per minute limit exceeded"}`)
-	})
+	const s, ms = time.Second, time.Millisecond
 	for _, tt := range []struct {
+		code   int
 		jitter float64
 		want   []time.Duration
 	}{
-		{1, []time.Duration{250 * time.Millisecond, 500 * time.Millisecond, time.Second, 2 * time.Second,
-			4 * time.Second, 8 * time.Second, 10 * time.Second, 10 * time.Second}},
-		{0, []time.Duration{125 * time.Millisecond, 250 * time.Millisecond, 500 * time.Millisecond, time.Second,
-			2 * time.Second, 4 * time.Second, 5 * time.Second, 5 * time.Second}},
+		{31, 1, []time.Duration{250 * ms, 500 * ms, s, 2 * s, 4 * s, 8 * s, 10 * s, 10 * s}},
+		{31, 0, []time.Duration{125 * ms, 250 * ms, 500 * ms, s, 2 * s, 4 * s, 5 * s, 5 * s}},
+		// A per-minute throttle waits long enough, even at the least jitter,
+		// for the service's minute to slide past: 157.5 s in all.
+		{32, 1, []time.Duration{5 * s, 10 * s, 20 * s, 40 * s, 60 * s, 60 * s, 60 * s, 60 * s}},
+		{32, 0, []time.Duration{2500 * ms, 5 * s, 10 * s, 20 * s, 30 * s, 30 * s, 30 * s, 30 * s}},
 	} {
+		f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
+			writeJSON(w, http.StatusOK, fmt.Sprintf(`{"code":%d,"status":"throttled"}`, tt.code))
+		})
 		c, fs := newTestClient(t, f, nil)
 		c.jitter = func() float64 { return tt.jitter }
-		before := f.count()
 		_, err := c.GetCollection(t.Context(), "c-1")
 		if !IsThrottled(err) || !strings.Contains(err.Error(), "gave up after 9 attempts") {
-			t.Errorf("err = %v, want a throttle after 9 attempts", err)
+			t.Errorf("code %d: err = %v, want a throttle after 9 attempts", tt.code, err)
 		}
-		if n := f.count() - before; n != 9 {
-			t.Errorf("server saw %d requests, want 1 + 8 retries", n)
+		if n := f.count(); n != 9 {
+			t.Errorf("code %d: server saw %d requests, want 1 + 8 retries", tt.code, n)
 		}
 		if got := fs.recorded(); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("jitter %v: backoffs %v, want %v", tt.jitter, got, tt.want)
+			t.Errorf("code %d, jitter %v: backoffs %v, want %v", tt.code, tt.jitter, got, tt.want)
 		}
 	}
 }
