@@ -127,3 +127,34 @@ func TestImportByCollectionHash(t *testing.T) {
 		})
 	}
 }
+
+// Destroying a resource the API cannot undo makes no call and warns, naming
+// the collection, that what it made stays in the service.
+func TestDestroyWithoutAPIOperationWarns(t *testing.T) {
+	for _, tc := range attachedResources {
+		if tc.name == "permissions" {
+			continue // emptying the access list is a real delete
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			r := tc.new()
+			state := configuredResource(t, r, nil) // no client: any call would panic
+			values := map[string]string{"id": "abc123"}
+			for _, name := range tc.hashAt {
+				values[name] = "abc123"
+			}
+			for name, v := range values {
+				if d := state.SetAttribute(t.Context(), path.Root(name), v); d.HasError() {
+					t.Fatal(d)
+				}
+			}
+			resp := resource.DeleteResponse{State: state}
+			r.Delete(t.Context(), resource.DeleteRequest{State: state}, &resp)
+			w := onlyWarning(t, resp.Diagnostics)
+			for _, want := range []string{"abc123", "cannot", "only removes it from the Terraform state"} {
+				if !strings.Contains(w.Detail(), want) {
+					t.Errorf("warning %q does not mention %q", w.Detail(), want)
+				}
+			}
+		})
+	}
+}

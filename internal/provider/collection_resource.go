@@ -258,8 +258,8 @@ func (r *collectionResource) Delete(ctx context.Context, req resource.DeleteRequ
 }
 
 func (r *collectionResource) keptDetail(hash string) string {
-	return fmt.Sprintf("The Flipbook API cannot delete a collection, so Terraform only removed the %s %s from its state; "+
-		"the collection stays in the account. Delete it in the Flipbook web application if it is no longer needed.", r.kind.noun, hash)
+	return destroyKeepsDetail("delete a collection", fmt.Sprintf("the %s %s stays in the account. Delete it in the "+
+		"Flipbook web application if it is no longer needed.", r.kind.noun, hash))
 }
 
 // ModifyPlan says at plan time what destroy and adoption will and will not do.

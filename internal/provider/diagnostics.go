@@ -28,6 +28,13 @@ func apiErrorDetail(doing string, err error) string {
 	return fmt.Sprintf("The provider failed while %s: %s.\n\n%s", doing, strings.TrimSuffix(err.Error(), "."), apiErrorAdvice(err))
 }
 
+// destroyKeepsDetail explains a destroy the API cannot carry out: cannot is
+// the operation the API lacks ("delete a document"), kept says what stays in
+// the service and what the user can do about it.
+func destroyKeepsDetail(cannot, kept string) string {
+	return fmt.Sprintf("The Flipbook API cannot %s, so destroying this resource only removes it from the Terraform state: %s", cannot, kept)
+}
+
 // apiErrorAdvice says what a user can do about err.
 func apiErrorAdvice(err error) string {
 	var (

@@ -136,9 +136,9 @@ func (r *collectionBackgroundResource) Delete(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.AddWarning("Background Image Not Restored", fmt.Sprintf(
-		"The Flipbook API has no operation that sets a background image, so destroying this resource only removed it from "+
-			"the Terraform state; collection %s keeps showing no background image.", state.CollectionHash.ValueString()))
+	resp.Diagnostics.AddWarning("Background Image Not Restored", destroyKeepsDetail("set a background image", fmt.Sprintf(
+		"collection %s keeps showing no background image. Set one in the Flipbook web application if it should show one again.",
+		state.CollectionHash.ValueString())))
 }
 
 func (r *collectionBackgroundResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -69,18 +68,14 @@ func (r *collectionLogoResource) Schema(_ context.Context, _ resource.SchemaRequ
 				MarkdownDescription: "URL of an image that the service downloads. Conflicts with `file`. A change of " +
 					"content at the same URL is not detected.",
 				Optional:   true,
-				Validators: fileURLValidators,
+				Validators: httpURLValidators,
 			},
-			"file_sha256": schema.StringAttribute{
-				MarkdownDescription: "SHA-256 of `file`, computed at plan time, so that a changed file on disk is a planned " +
-					"change. Null when `file_url` is used.",
-				Computed: true,
-			},
+			"file_sha256": fileSHA256Attribute(),
 			"click_url": schema.StringAttribute{
 				MarkdownDescription: "URL opened when a viewer clicks the logo (the API's `logoUrl`). Removing it from the " +
 					"configuration leaves the service's value as it is: the API has no way to clear it.",
 				Optional:   true,
-				Validators: fileURLValidators,
+				Validators: httpURLValidators,
 			},
 			"logo_image": schema.StringAttribute{
 				MarkdownDescription: "Identifier of the logo image, as `collection.setLogo` reports it.",
@@ -91,9 +86,7 @@ func (r *collectionLogoResource) Schema(_ context.Context, _ resource.SchemaRequ
 }
 
 func (r *collectionLogoResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{
-		resourcevalidator.ExactlyOneOf(path.MatchRoot("file"), path.MatchRoot("file_url")),
-	}
+	return fileSourceValidators()
 }
 
 func (r *collectionLogoResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -194,31 +187,17 @@ func (r *collectionLogoResource) rememberLogo(ctx context.Context, p privateSett
 func (r *collectionLogoResource) setLogo(ctx context.Context, m *collectionLogoModel, diags *diag.Diagnostics) bool {
 	hash := m.CollectionHash.ValueString()
 	in := apiclient.SetLogoInput{CollectionHash: hash, FileURL: m.FileURL.ValueString(), LogoURL: m.ClickURL.ValueString()}
-	at, source := path.Root("file_url"), m.FileURL.ValueString()
+	at, source := fileSource(m.File, m.FileURL)
 	if !m.File.IsNull() {
-		at, source = path.Root("file"), m.File.ValueString()
-		up, err := openUpload(source, logoFile, m.FileSHA256.ValueString())
-		if err != nil {
-			addFileProblem(diags, at, err)
+		up := openPlannedUpload(m.File, m.FileSHA256, logoFile, diags)
+		if up == nil {
 			return false
 		}
 		defer up.Close()
 		in.File = up.Upload
 		defer func() {
-			if diags.HasError() {
-				return
-			}
-			sent := up.SentSHA256()
-			if m.FileSHA256.IsUnknown() {
-				// The path was not known at plan time: record what was sent.
-				m.FileSHA256 = types.StringValue(sent)
-				return
-			}
-			if sent != m.FileSHA256.ValueString() {
-				diags.AddAttributeError(at, "File Changed During Upload", fmt.Sprintf(
-					"The file %q changed while it was being uploaded (SHA-256 %s, planned %s). The logo now shows what was "+
-						"sent; apply again to upload the current file.", source, sent, m.FileSHA256.ValueString()))
-				m.FileSHA256 = types.StringValue(sent)
+			if !diags.HasError() {
+				recordSentSHA256(up, &m.FileSHA256, "The logo now shows what was sent; apply again to upload the current file.", diags)
 			}
 		}()
 	}
@@ -272,10 +251,9 @@ func (r *collectionLogoResource) Delete(ctx context.Context, req resource.Delete
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.AddWarning("Logo Left On Collection", fmt.Sprintf(
-		"The Flipbook API has no operation that removes a logo, so the logo of collection %s was only removed from the "+
-			"Terraform state and still shows in the player. Change it in the web application if it should go.",
-		state.CollectionHash.ValueString()))
+	resp.Diagnostics.AddWarning("Logo Left On Collection", destroyKeepsDetail("remove a logo", fmt.Sprintf(
+		"the logo of collection %s still shows in the player. Change it in the Flipbook web application if it should go.",
+		state.CollectionHash.ValueString())))
 }
 
 func (r *collectionLogoResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

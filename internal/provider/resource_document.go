@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -18,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
@@ -58,12 +54,6 @@ type documentModel struct {
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 
-// fileURLValidators accept an http(s) URL with a host, as the service
-// fetches it.
-var fileURLValidators = []validator.String{
-	stringvalidator.RegexMatches(regexp.MustCompile(`^https?://[^/\s]+\S*$`), "must be an http:// or https:// URL"),
-}
-
 func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{
@@ -92,13 +82,9 @@ func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				MarkdownDescription: "URL of a PDF that the service downloads. Conflicts with `file`. The provider cannot " +
 					"see the content behind a URL: a change of content at the same URL is not detected.",
 				Optional:   true,
-				Validators: fileURLValidators,
+				Validators: httpURLValidators,
 			},
-			"file_sha256": schema.StringAttribute{
-				MarkdownDescription: "SHA-256 of `file`, computed at plan time, so that a changed file on disk is a planned " +
-					"change. Null when `file_url` is used.",
-				Computed: true,
-			},
+			"file_sha256": fileSHA256Attribute(),
 			"title": schema.StringAttribute{
 				MarkdownDescription: "Title of the flipbook; when omitted the service takes it from the document.",
 				Optional:            true,
@@ -134,35 +120,7 @@ func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 }
 
 func (r *documentResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{
-		resourcevalidator.ExactlyOneOf(path.MatchRoot("file"), path.MatchRoot("file_url")),
-	}
-}
-
-// planFileSHA256 checks the configured local file and returns its hash for
-// the plan: unknown when the path is, null when no file is configured.
-func planFileSHA256(file types.String, kind fileKind, diags *diag.Diagnostics) types.String {
-	switch {
-	case file.IsUnknown():
-		return types.StringUnknown()
-	case file.IsNull():
-		return types.StringNull()
-	}
-	info, err := inspectLocalFile(file.ValueString(), kind)
-	if err != nil {
-		addFileProblem(diags, path.Root("file"), err)
-		return types.StringUnknown()
-	}
-	return types.StringValue(info.SHA256)
-}
-
-func addFileProblem(diags *diag.Diagnostics, at path.Path, err error) {
-	var p *fileProblem
-	if errors.As(err, &p) {
-		diags.AddAttributeError(at, p.Summary, p.Detail)
-		return
-	}
-	diags.AddAttributeError(at, "Cannot Use File", err.Error())
+	return fileSourceValidators()
 }
 
 // ModifyPlan hashes the local file, so that new content on disk is a planned
@@ -236,10 +194,7 @@ func (r *documentResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	var up *fileUpload
 	if !plan.File.IsNull() {
-		var err error
-		up, err = openUpload(plan.File.ValueString(), documentFile, plan.FileSHA256.ValueString())
-		if err != nil {
-			addFileProblem(&resp.Diagnostics, path.Root("file"), err)
+		if up = openPlannedUpload(plan.File, plan.FileSHA256, documentFile, &resp.Diagnostics); up == nil {
 			return
 		}
 		defer up.Close()
@@ -258,19 +213,9 @@ func (r *documentResource) Create(ctx context.Context, req resource.CreateReques
 	plan.PageCount = optionalInt(fb.FlipbookPageCount)
 	plan.Extension = types.StringValue(fb.Extension)
 	plan.ConvertStatus = types.StringValue(fb.ConvertStatus)
-	if up != nil && plan.FileSHA256.IsUnknown() {
-		// The path was not known at plan time: record what was sent.
-		plan.FileSHA256 = types.StringValue(up.SentSHA256())
-	} else if up != nil {
-		if sent := up.SentSHA256(); sent != plan.FileSHA256.ValueString() {
-			plan.FileSHA256 = types.StringValue(sent)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-			resp.Diagnostics.AddAttributeError(path.Root("file"), "File Changed During Upload", fmt.Sprintf(
-				"The file %q changed while it was being uploaded: the service received content with SHA-256 %s, not the "+
-					"planned %s. Flipbook %s was created from what was sent and is marked for replacement; apply again.",
-				plan.File.ValueString(), sent, plan.FileSHA256.ValueString(), fb.FlipbookHash))
-			return
-		}
+	if up != nil {
+		recordSentSHA256(up, &plan.FileSHA256, fmt.Sprintf(
+			"Flipbook %s was created from what was sent and is marked for replacement; apply again.", fb.FlipbookHash), &resp.Diagnostics)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -316,11 +261,7 @@ func applyItem(m *documentModel, it *apiclient.CollectionItem) {
 // addUploadError says which limit an upload met; quota errors also say how
 // many uploads are left.
 func (r *documentResource) addUploadError(ctx context.Context, diags *diag.Diagnostics, plan documentModel, err error) {
-	at := path.Root("file")
-	source := plan.File.ValueString()
-	if plan.File.IsNull() {
-		at, source = path.Root("file_url"), plan.FileURL.ValueString()
-	}
+	at, source := fileSource(plan.File, plan.FileURL)
 	doing := fmt.Sprintf("adding %q to collection %s", source, plan.CollectionHash.ValueString())
 	switch {
 	case apiclient.IsQuotaExceeded(err):
@@ -393,10 +334,9 @@ func (r *documentResource) Delete(ctx context.Context, req resource.DeleteReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.AddWarning("Document Left In Collection", fmt.Sprintf(
-		"The Flipbook API has no operation that deletes a document, so flipbook %s was only removed from the Terraform "+
-			"state and is still in collection %s. Delete it in the web application if it should go.",
-		state.ID.ValueString(), state.CollectionHash.ValueString()))
+	resp.Diagnostics.AddWarning("Document Left In Collection", destroyKeepsDetail("delete a document", fmt.Sprintf(
+		"flipbook %s stays in collection %s. Delete it in the Flipbook web application if it should go.",
+		state.ID.ValueString(), state.CollectionHash.ValueString())))
 }
 
 func (r *documentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
