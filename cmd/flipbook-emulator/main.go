@@ -1,7 +1,7 @@
 // Command flipbook-emulator serves the Flipbook Publishing API on loopback
 // for tests, demos and offline use (see internal/emulator for what it does).
 //
-//	flipbook-emulator [-addr HOST:PORT] [-fixture FILE] [-generation-delay DURATION] [-state FILE]
+//	flipbook-emulator [-addr HOST:PORT] [-fixture FILE] [-generation-delay DURATION] [-state FILE] [-version]
 //
 // It prints one line to stdout once it listens,
 //
@@ -27,6 +27,12 @@ import (
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
 )
 
+// Set by the release build's ldflags.
+var (
+	version = "dev"
+	commit  = "none"
+)
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -42,6 +48,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fixture := fs.String("fixture", "", "fixture `FILE` (JSON); default: the embedded demo fixture")
 	delay := fs.Duration("generation-delay", -1, "how long a generation stays processing (overrides the fixture), e.g. 2s")
 	state := fs.String("state", "", "state `FILE` that keeps every account's data across restarts")
+	showVersion := fs.Bool("version", false, "print the version and exit")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -51,6 +58,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "flipbook-emulator: unexpected argument %q\n", fs.Arg(0))
 		return 2
+	}
+	if *showVersion {
+		fmt.Fprintf(stdout, "flipbook-emulator %s (%s)\n", version, commit)
+		return 0
 	}
 	logger := log.New(stderr, "flipbook-emulator: ", log.LstdFlags)
 

@@ -112,3 +112,15 @@ func getJSON(t *testing.T, url string, v any) {
 		t.Fatalf("GET %s: %v", url, err)
 	}
 }
+
+// -version answers at once with the version the release build stamps in,
+// without listening.
+func TestRunVersion(t *testing.T) {
+	var out strings.Builder
+	if code := run(t.Context(), []string{"-version", "-addr", "256.0.0.1:0"}, &out, io.Discard); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if got, want := out.String(), "flipbook-emulator "+version+" ("+commit+")\n"; got != want {
+		t.Errorf("printed %q, want %q", got, want)
+	}
+}

@@ -339,8 +339,9 @@ func settingValue(col *collection, name string) any {
 
 // downloadHTML starts a package on the first call and reports it COMPLETE,
 // with a fresh one-minute URL on every call, once the package delay has
-// passed. A collection still generating is refused with 38 (the spec leaves
-// the code open); one whose generation failed has a FAILED package.
+// passed. A collection whose flipbook is still processing (generating, or
+// converting an added document) is refused with 38 (the spec leaves the code
+// open); one whose generation failed has a FAILED package.
 func (c *call) downloadHTML() reply {
 	e := c.e
 	now := e.now()
@@ -350,7 +351,7 @@ func (c *call) downloadHTML() reply {
 	if bad != nil {
 		return *bad
 	}
-	if col.processing(now) {
+	if col.flipbookStatus(now) == "processing" {
 		return fail(38)
 	}
 	if col.GenFailed {

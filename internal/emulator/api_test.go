@@ -175,3 +175,24 @@ func TestGenerationDelayOverride(t *testing.T) {
 		t.Fatal("negative delay accepted")
 	}
 }
+
+// The spec makes downloadHTML unavailable while the flipbook is processing:
+// that includes a document added to a published collection and still
+// converting, not only a generation.
+func TestDownloadHTMLRefusedWhileDocumentConverts(t *testing.T) {
+	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
+	srv, err := Start(Options{Fixture: fastFixture(), Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c := newTestClient(t, srv)
+	wantCode(t, c.get(get("collection.downloadHTML", "pub-private-1")), 20, "OK")
+
+	env := c.upload(get("flipbook.add", "pub-private-1"), filePart{"manual.pdf", bytes.NewReader(minimalPDF(2))})
+	wantCode(t, env, 20, "OK")
+	wantCode(t, c.get(get("collection.downloadHTML", "pub-private-1")), 38, "Collection is in progress. Please try again later")
+
+	clock.add(100 * time.Millisecond) // the fixture's conversion delay
+	wantCode(t, c.get(get("collection.downloadHTML", "pub-private-1")), 20, "OK")
+}

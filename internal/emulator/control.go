@@ -132,10 +132,11 @@ func (e *Emulator) Publish(hash string) (string, error) {
 		c.Status = "unlisted"
 	}
 	c.PublishedAt = now
+	published := c.Hash // read under the lock: a concurrent publish may move it again
 	e.changed()
 	e.mu.Unlock()
 	e.persist()
-	return c.Hash, nil
+	return published, nil
 }
 
 // SetAccess changes what decides permission eligibility; nil leaves a field
@@ -422,7 +423,7 @@ func (e *Emulator) servePackage(w http.ResponseWriter, r *http.Request) {
 	var c *collection
 	if found && now.Before(t.expires) {
 		for _, col := range e.cols {
-			if col.Seq == t.seq {
+			if col.Seq == t.seq && !col.Deleted {
 				c = col
 			}
 		}
