@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
 // TestExamplesValidate proves that every configuration under examples/ is
@@ -61,8 +65,10 @@ func TestExamplesValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dirs) < 12 {
-		t.Fatalf("found %d example directories, want one per provider, resource, data source and ephemeral resource", len(dirs))
+	for _, want := range wantedExampleFiles(t) {
+		if _, err := os.Stat(filepath.Join(root, want)); err != nil {
+			t.Errorf("missing example %s: every object the provider registers gets one (tfplugindocs shows it)", want)
+		}
 	}
 	for _, dir := range dirs {
 		rel, _ := filepath.Rel(root, dir)
@@ -98,4 +104,36 @@ func writeFile(t *testing.T, name, content string) {
 	if err := os.WriteFile(name, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// wantedExampleFiles lists the files tfplugindocs reads for each object the
+// provider registers, so that a new object cannot ship without an example.
+func wantedExampleFiles(t *testing.T) []string {
+	t.Helper()
+	ctx := t.Context()
+	p, ok := New("test")().(*flipbookProvider)
+	if !ok {
+		t.Fatal("New does not build a *flipbookProvider")
+	}
+	want := []string{"examples/provider/provider.tf"}
+	for _, f := range p.Resources(ctx) {
+		var resp resource.MetadataResponse
+		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "flipbook"}, &resp)
+		dir := filepath.Join("examples", "resources", resp.TypeName)
+		want = append(want, filepath.Join(dir, "resource.tf"), filepath.Join(dir, "import.sh"))
+	}
+	for _, f := range p.DataSources(ctx) {
+		var resp datasource.MetadataResponse
+		f().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: "flipbook"}, &resp)
+		want = append(want, filepath.Join("examples", "data-sources", resp.TypeName, "data-source.tf"))
+	}
+	for _, f := range p.EphemeralResources(ctx) {
+		var resp ephemeral.MetadataResponse
+		f().Metadata(ctx, ephemeral.MetadataRequest{ProviderTypeName: "flipbook"}, &resp)
+		want = append(want, filepath.Join("examples", "ephemeral-resources", resp.TypeName, "ephemeral-resource.tf"))
+	}
+	if len(want) != 1+2*6+5+1 {
+		t.Fatalf("the provider registers %d example files' worth of objects, want the 12 objects of CONTRACT.md", len(want))
+	}
+	return want
 }
