@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -18,7 +20,7 @@ import (
 // (flipbook_collection_permissions, flipbook_collection_logo,
 // flipbook_collection_background, and in part flipbook_document and the
 // generated collections): the collection_hash attribute, import by that hash,
-// and what Read does when the collection has gone.
+// the timeouts attribute, and what Read does when the collection has gone.
 
 // collectionIDAttribute is the id of a resource that configures one
 // collection: that collection's hash, which never changes for the resource.
@@ -40,6 +42,19 @@ func collectionHashAttribute(description string) schema.StringAttribute {
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		Validators:          nonEmptyString(),
 	}
+}
+
+// timeoutsAttribute is the timeouts attribute with a description for the
+// docs, which timeouts.Attributes leaves out.
+func timeoutsAttribute(ctx context.Context, opts timeouts.Opts, description string, diags *diag.Diagnostics) schema.SingleNestedAttribute {
+	attr, ok := timeouts.Attributes(ctx, opts).(schema.SingleNestedAttribute)
+	if !ok {
+		diags.AddError("Provider Schema Bug", fmt.Sprintf("The timeouts attribute is a %T, not a single nested attribute. "+
+			"This is a bug in the provider; please report it.", timeouts.Attributes(ctx, opts)))
+		return schema.SingleNestedAttribute{}
+	}
+	attr.MarkdownDescription = description
+	return attr
 }
 
 // adviceNewHash is what to do when a collection hash has gone: publishing is

@@ -73,17 +73,15 @@ func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaReques
 	sections.Required = true
 	sections.PlanModifiers = []planmodifier.List{adopt}
 
-	tmo, ok := timeouts.Attributes(ctx, timeouts.Opts{
+	tmo := timeoutsAttribute(ctx, timeouts.Opts{
 		Create: true,
 		CreateDescription: "How long to wait for the generation to finish, such as `\"45m\"`; default `\"30m\"`. " +
 			"A generation still running at the deadline leaves the resource tainted in state with its hash.",
-	}).(schema.SingleNestedAttribute)
-	if !ok {
-		resp.Diagnostics.AddError("Provider Schema Bug", "The timeouts attribute is not a single nested attribute; please report this.")
+	}, "Operation timeouts. Only `create` applies: the API has no update or delete operation. "+
+		"Changing it never replaces the resource.", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	tmo.MarkdownDescription = "Operation timeouts. Only `create` applies: the API has no update or delete operation. " +
-		"Changing it never replaces the resource."
 
 	stable := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
 	resp.Schema = schema.Schema{

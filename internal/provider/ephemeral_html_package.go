@@ -40,6 +40,15 @@ type htmlPackageModel struct {
 }
 
 func (e *htmlPackageEphemeral) Schema(ctx context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
+	tmo, ok := timeouts.AttributesWithOpts(ctx, timeouts.Opts{
+		OpenDescription: "How long to wait for the package, such as `\"10m\"`; default `\"5m\"`.",
+	}).(schema.SingleNestedAttribute)
+	if !ok {
+		resp.Diagnostics.AddError("Provider Schema Bug", "The timeouts attribute is not a single nested attribute. "+
+			"This is a bug in the provider; please report it.")
+		return
+	}
+	tmo.MarkdownDescription = "Operation timeouts. Only `open` applies: it bounds the wait for the package."
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A download link for a collection packaged as standalone HTML (`collection.downloadHTML`). " +
 			"Opening it starts package generation (or resumes one already running, or reuses a finished package) and waits " +
@@ -63,7 +72,7 @@ func (e *htmlPackageEphemeral) Schema(ctx context.Context, _ ephemeral.SchemaReq
 				Computed:            true,
 				Sensitive:           true,
 			},
-			"timeouts": timeouts.Attributes(ctx),
+			"timeouts": tmo,
 		},
 	}
 }

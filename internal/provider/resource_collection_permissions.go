@@ -63,6 +63,12 @@ const permissionsRulesMarkdown = "Rules (checked at plan time, as the service ap
 	"emails are compared ignoring case, and two entries that differ only in the case of the email are duplicates."
 
 func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	tmo := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true},
+		"Operation timeouts: how long `create`, `update` and `delete` keep retrying while the collection is still being "+
+			"published (the service answers \"in progress\"); default `\"10m\"` each.", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The private access list of a published, private collection without a password " +
 			"(`collection.setPermissions`). The resource is **authoritative**: the list in the configuration replaces " +
@@ -107,7 +113,7 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 					},
 				},
 			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true, Update: true, Delete: true}),
+			"timeouts": tmo,
 		},
 	}
 }

@@ -56,6 +56,15 @@ type documentModel struct {
 
 func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	keep := []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+	tmo := timeoutsAttribute(ctx, timeouts.Opts{
+		Create: true,
+		CreateDescription: "How long to wait for the upload and the conversion, such as `\"30m\"`; default `\"20m\"`. " +
+			"A conversion still running at the deadline leaves the resource tainted in state with its flipbook hash.",
+	}, "Operation timeouts. Only `create` applies: the API has no update or delete operation for a document. "+
+		"Changing it never replaces the resource.", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A PDF document added to a collection with `flipbook.add`, converted into a flipbook.\n\n" +
 			"Give exactly one of `file` (a local path, streamed from disk) and `file_url` (the service fetches it). " +
@@ -114,7 +123,7 @@ func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 				Computed:            true,
 				PlanModifiers:       keep,
 			},
-			"timeouts": timeouts.Attributes(ctx, timeouts.Opts{Create: true}),
+			"timeouts": tmo,
 		},
 	}
 }
