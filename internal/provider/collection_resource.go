@@ -20,6 +20,13 @@ import (
 	"github.com/flipbook/terraform-provider-flipbook/internal/planmodifiers"
 )
 
+var (
+	_ resource.Resource                = (*collectionResource)(nil)
+	_ resource.ResourceWithConfigure   = (*collectionResource)(nil)
+	_ resource.ResourceWithImportState = (*collectionResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*collectionResource)(nil)
+)
+
 // This file holds what flipbook_template_collection and flipbook_catalog
 // share: the API can create and read a generated collection but neither
 // update nor delete it, so the two differ only in their sections and in the
@@ -43,12 +50,6 @@ type collectionResource struct {
 	resourceBase
 	kind collectionKind
 }
-
-var (
-	_ resource.ResourceWithConfigure   = (*collectionResource)(nil)
-	_ resource.ResourceWithImportState = (*collectionResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*collectionResource)(nil)
-)
 
 func newCollectionResource(kind collectionKind) resource.Resource {
 	return &collectionResource{resourceBase: resourceBase{typeSuffix: kind.typeSuffix}, kind: kind}
@@ -278,7 +279,9 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 		return
 	}
 	if state.Sections.IsNull() {
-		tflog.Info(ctx, "adopting the configuration of an imported collection without replacement")
+		tflog.Info(ctx, "adopting the configuration of an imported collection without replacement", map[string]any{
+			"collection_hash": state.ID.ValueString(),
+		})
 		return
 	}
 	if !state.Title.Equal(plan.Title) || !state.Folder.Equal(plan.Folder) || !state.Sections.Equal(plan.Sections) {

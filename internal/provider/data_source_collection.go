@@ -10,7 +10,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-var _ datasource.DataSourceWithConfigure = (*collectionDataSource)(nil)
+var (
+	_ datasource.DataSource              = (*collectionDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*collectionDataSource)(nil)
+)
 
 // newCollectionDataSource is flipbook_collection: collection.getCollection.
 func newCollectionDataSource() datasource.DataSource {

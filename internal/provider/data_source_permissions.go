@@ -22,7 +22,7 @@ type permissionsDataSource struct {
 	dataSourceBase
 }
 
-type permissionsDataModel struct {
+type permissionsDataSourceModel struct {
 	CollectionHash types.String `tfsdk:"collection_hash"`
 	Permissions    types.List   `tfsdk:"permissions"`
 }
@@ -54,7 +54,7 @@ func (d *permissionsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 }
 
 func (d *permissionsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var m permissionsDataModel
+	var m permissionsDataSourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() {
 		return

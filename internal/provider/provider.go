@@ -168,7 +168,7 @@ func (p *flipbookProvider) Configure(ctx context.Context, req provider.Configure
 			b, err := strconv.ParseBool(v)
 			if err != nil {
 				resp.Diagnostics.AddAttributeError(path.Root("insecure_http"), "Invalid Flipbook Provider Setting",
-					fmt.Sprintf("%s must be true or false, got %q.", envInsecureHTTP, v))
+					fmt.Sprintf("%s must be true or false, got %q. Set it to true or false, or unset it.", envInsecureHTTP, v))
 			}
 			insecure = b
 		}
@@ -222,7 +222,7 @@ func (p *flipbookProvider) intSetting(v types.Int64, attr, env string, diags *di
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < 0 {
 		diags.AddAttributeError(path.Root(attr), "Invalid Flipbook Provider Setting",
-			fmt.Sprintf("%s must be a whole number of at least 0, got %q.", env, s))
+			fmt.Sprintf("%s must be a whole number of at least 0, got %q. Set it to such a number, or unset it.", env, s))
 		return 0
 	}
 	return n

@@ -2,14 +2,19 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
 )
 
@@ -64,6 +69,12 @@ func newTestEmulator(t *testing.T, fixture *emulator.Fixture) *testEmulator {
 // providerConfig is the provider block for this emulator with the demo
 // fixture's credentials; extra is HCL added inside the block.
 func (e *testEmulator) providerConfig(extra string) string {
+	return demoProviderConfig(e.BaseURL, e.UploadURL, extra)
+}
+
+// demoProviderConfig is providerConfig for other endpoints, such as a proxy
+// in front of the emulator.
+func demoProviderConfig(baseURL, uploadURL, extra string) string {
 	return fmt.Sprintf(`
 provider "flipbook" {
   api_key    = "demo-key"
@@ -72,5 +83,90 @@ provider "flipbook" {
   upload_url = %q
   %s
 }
-`, e.BaseURL, e.UploadURL, extra)
+`, baseURL, uploadURL, extra)
+}
+
+// apiClient is a client of the emulator with the demo credentials, for
+// changes made "outside Terraform" and for checking what the service holds.
+func (e *testEmulator) apiClient(t *testing.T) *apiclient.Client {
+	t.Helper()
+	c, err := apiclient.New(apiclient.Config{BaseURL: e.BaseURL, UploadURL: e.UploadURL, APIKey: "demo-key", Secret: "demo-secret"})
+	if err != nil {
+		t.Fatalf("building the test client: %v", err)
+	}
+	return c
+}
+
+// fixtureWith is the demo fixture changed by edit, for one test.
+func fixtureWith(edit func(f *emulator.Fixture)) *emulator.Fixture {
+	f := emulator.DemoFixture()
+	edit(f)
+	return f
+}
+
+// msgRe matches the fragments in order, whatever line wrapping Terraform
+// applied between their words.
+func msgRe(fragments ...string) *regexp.Regexp {
+	parts := make([]string, len(fragments))
+	for i, f := range fragments {
+		parts[i] = strings.Join(strings.Fields(regexp.QuoteMeta(f)), `\s+`)
+	}
+	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
+}
+
+// serveBody serves what body returns at every path, as the remote file
+// behind a file_url.
+func serveBody(t *testing.T, body func() []byte) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if _, err := w.Write(body()); err != nil {
+			t.Error(err)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// Every attribute of every object, nested ones included, is described for
+// the generated docs.
+func TestEveryAttributeHasMarkdownDescription(t *testing.T) {
+	server, err := testAccProtoV6ProviderFactories["flipbook"]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := server.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var check func(where string, attrs []*tfprotov6.SchemaAttribute)
+	check = func(where string, attrs []*tfprotov6.SchemaAttribute) {
+		for _, a := range attrs {
+			at := where + "." + a.Name
+			// The timeouts package describes its own attributes, in plain text.
+			plainOK := strings.Contains(at, ".timeouts.")
+			if strings.TrimSpace(a.Description) == "" || (a.DescriptionKind != tfprotov6.StringKindMarkdown && !plainOK) {
+				t.Errorf("%s has no MarkdownDescription", at)
+			}
+			if a.NestedType != nil {
+				check(at, a.NestedType.Attributes)
+			}
+		}
+	}
+	schemas := map[string]*tfprotov6.Schema{"provider": resp.Provider}
+	for kind, group := range map[string]map[string]*tfprotov6.Schema{
+		"resource": resp.ResourceSchemas, "data": resp.DataSourceSchemas, "ephemeral": resp.EphemeralResourceSchemas,
+	} {
+		for name, s := range group {
+			schemas[kind+" "+name] = s
+		}
+	}
+	if len(schemas) != 1+6+5+1 {
+		t.Fatalf("found %d schemas, want the provider's and 12 objects'", len(schemas))
+	}
+	for name, s := range schemas {
+		if strings.TrimSpace(s.Block.Description) == "" {
+			t.Errorf("%s has no MarkdownDescription", name)
+		}
+		check(name, s.Block.Attributes)
+	}
 }

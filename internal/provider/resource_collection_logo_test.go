@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"image/color"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"testing"
 
@@ -68,12 +66,7 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 	addr := "flipbook_collection_logo.test"
 	logoChanges := statecheck.CompareValue(compare.ValuesDiffer())
 	svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><rect width="4" height="4"/></svg>`)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		if _, err := w.Write(svg); err != nil {
-			t.Error(err)
-		}
-	}))
-	t.Cleanup(srv.Close)
+	srv := serveBody(t, func() []byte { return svg })
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,

@@ -20,17 +20,6 @@ import (
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
 )
 
-// apiClient is a client of the emulator with the demo credentials, for
-// changes made "outside Terraform" and for checking what the service holds.
-func (e *testEmulator) apiClient(t *testing.T) *apiclient.Client {
-	t.Helper()
-	c, err := apiclient.New(apiclient.Config{BaseURL: e.BaseURL, UploadURL: e.UploadURL, APIKey: "demo-key", Secret: "demo-secret"})
-	if err != nil {
-		t.Fatalf("building the test client: %v", err)
-	}
-	return c
-}
-
 // permissionsText renders an access list order-insensitively, for
 // comparisons.
 func permissionsText(ps []apiclient.Permission) string {

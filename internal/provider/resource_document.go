@@ -319,7 +319,8 @@ func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, r
 		}
 	}
 	resp.Diagnostics.AddWarning("Document No Longer Exists", fmt.Sprintf(
-		"Collection %s no longer has flipbook %s (it was removed outside Terraform), so it was removed from the state.", hash, id))
+		"Collection %s no longer has flipbook %s (it was removed outside Terraform), so it was removed from the Terraform "+
+			"state and the next plan proposes to add the document again.", hash, id))
 	resp.State.RemoveResource(ctx)
 }
 

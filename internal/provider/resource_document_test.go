@@ -58,16 +58,6 @@ func checkItemPages(api *apiclient.Client, collection, addr string, pages int64)
 	}
 }
 
-// msgRe matches the fragments in order, whatever line wrapping Terraform
-// applied between their words.
-func msgRe(fragments ...string) *regexp.Regexp {
-	parts := make([]string, len(fragments))
-	for i, f := range fragments {
-		parts[i] = strings.Join(strings.Fields(regexp.QuoteMeta(f)), `\s+`)
-	}
-	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
-}
-
 func uploads(emu *testEmulator) int {
 	return emu.Emulator.Requests()[apiclient.ActionAddFlipbook]["20"]
 }
@@ -86,12 +76,7 @@ func TestAccDocument_lifecycle(t *testing.T) {
 
 	// A PDF served over HTTP for file_url.
 	var served []byte
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		if _, err := w.Write(served); err != nil {
-			t.Error(err)
-		}
-	}))
-	t.Cleanup(srv.Close)
+	srv := serveBody(t, func() []byte { return served })
 
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -205,13 +190,6 @@ func TestAccDocument_planTimeChecks(t *testing.T) {
 	if reqs := emu.Emulator.Requests(); len(reqs) != 0 {
 		t.Fatalf("plan-time checks made API calls: %v", reqs)
 	}
-}
-
-// fixtureWith is the demo fixture changed by edit, for one test.
-func fixtureWith(edit func(f *emulator.Fixture)) *emulator.Fixture {
-	f := emulator.DemoFixture()
-	edit(f)
-	return f
 }
 
 func TestAccDocument_serviceLimits(t *testing.T) {
@@ -415,18 +393,12 @@ func rewritingProxy(t *testing.T, emu *testEmulator, rewrite func(body string) s
 }
 
 func proxiedDocumentConfig(base, uploadURL, pdf string) string {
-	return fmt.Sprintf(`
-provider "flipbook" {
-  api_key    = "demo-key"
-  api_secret = "demo-secret"
-  base_url   = %q
-  upload_url = %q
-}
+	return demoProviderConfig(base, uploadURL, "") + fmt.Sprintf(`
 resource "flipbook_document" "test" {
   collection_hash = "pub-private-1"
   file            = %q
 }
-`, base, uploadURL, pdf)
+`, pdf)
 }
 
 func TestAccDocument_conversionFailed(t *testing.T) {
