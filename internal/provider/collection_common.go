@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
@@ -20,7 +22,7 @@ import (
 // (flipbook_collection_permissions, flipbook_collection_logo,
 // flipbook_collection_background, and in part flipbook_document and the
 // generated collections): the collection_hash attribute, import by that hash,
-// the timeouts attribute, and what Read does when the collection has gone.
+// the timeouts attribute and its use, and what Read does when the collection has gone.
 
 // collectionIDAttribute is the id of a resource that configures one
 // collection: that collection's hash, which never changes for the resource.
@@ -55,6 +57,21 @@ func timeoutsAttribute(ctx context.Context, opts timeouts.Opts, description stri
 	}
 	attr.MarkdownDescription = description
 	return attr
+}
+
+// withTimeout bounds ctx by one operation's value of the timeouts attribute
+// (such as plan.Timeouts.Create), def when it is unset. When the value cannot
+// be read, diags says why and ctx is returned unbounded.
+func withTimeout(ctx context.Context, timeout func(context.Context, time.Duration) (time.Duration, diag.Diagnostics),
+	def time.Duration, diags *diag.Diagnostics,
+) (context.Context, context.CancelFunc) {
+	limit, d := timeout(ctx, def)
+	diags.Append(d...)
+	if d.HasError() {
+		return ctx, func() {}
+	}
+	tflog.Debug(ctx, "operation deadline set", map[string]any{"timeout": limit.String()})
+	return context.WithTimeout(ctx, limit)
 }
 
 // adviceNewHash is what to do when a collection hash has gone: publishing is

@@ -168,13 +168,11 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	limit, diags := plan.Timeouts.Create(ctx, defaultCreateTimeout)
-	resp.Diagnostics.Append(diags...)
+	ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultCreateTimeout, &resp.Diagnostics)
+	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, limit)
-	defer cancel()
 
 	hash, diags, err := r.kind.create(ctx, r.client, plan.Sections, plan.Title.ValueString(), plan.Folder.ValueString())
 	resp.Diagnostics.Append(diags...)
@@ -196,7 +194,7 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	ctx = tflog.SetField(ctx, "collection_hash", hash)
-	tflog.Info(ctx, "generation queued; waiting for it to finish", map[string]any{"timeout": limit.String()})
+	tflog.Info(ctx, "generation queued; waiting for it to finish")
 
 	col, err := r.client.WaitForGeneration(ctx, hash, progressLogger(ctx))
 	if err != nil {

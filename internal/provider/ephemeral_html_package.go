@@ -83,13 +83,11 @@ func (e *htmlPackageEphemeral) Open(ctx context.Context, req ephemeral.OpenReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, d := m.Timeouts.Open(ctx, defaultPackageTimeout)
-	resp.Diagnostics.Append(d...)
+	ctx, cancel := withTimeout(ctx, m.Timeouts.Open, defaultPackageTimeout, &resp.Diagnostics)
+	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	hash := m.CollectionHash.ValueString()
 	var pkg *apiclient.DownloadPackage

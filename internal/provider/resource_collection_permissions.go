@@ -217,13 +217,11 @@ func (r *collectionPermissionsResource) Create(ctx context.Context, req resource
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, d := plan.Timeouts.Create(ctx, defaultPermissionsTimeout)
-	resp.Diagnostics.Append(d...)
+	ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultPermissionsTimeout, &resp.Diagnostics)
+	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	plan.ID = plan.CollectionHash
 	r.apply(ctx, &plan, "Error Setting Collection Permissions", &resp.Diagnostics)
 	if plan.Permissions.IsNull() {
@@ -246,13 +244,11 @@ func (r *collectionPermissionsResource) Update(ctx context.Context, req resource
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
-	timeout, d := plan.Timeouts.Update(ctx, defaultPermissionsTimeout)
-	resp.Diagnostics.Append(d...)
+	ctx, cancel := withTimeout(ctx, plan.Timeouts.Update, defaultPermissionsTimeout, &resp.Diagnostics)
+	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	r.apply(ctx, &plan, "Error Updating Collection Permissions", &resp.Diagnostics)
 	if plan.Permissions.IsNull() {
 		// Nothing was saved: keep the prior state, not the plan the
@@ -395,13 +391,11 @@ func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, d := state.Timeouts.Delete(ctx, defaultPermissionsTimeout)
-	resp.Diagnostics.Append(d...)
+	ctx, cancel := withTimeout(ctx, state.Timeouts.Delete, defaultPermissionsTimeout, &resp.Diagnostics)
+	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	hash := state.CollectionHash.ValueString()
 	_, err := r.setPermissions(ctx, hash, []apiclient.Permission{})
 	switch {

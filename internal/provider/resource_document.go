@@ -186,13 +186,11 @@ func (r *documentResource) Create(ctx context.Context, req resource.CreateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	timeout, d := plan.Timeouts.Create(ctx, defaultConversionTimeout)
-	resp.Diagnostics.Append(d...)
+	ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultConversionTimeout, &resp.Diagnostics)
+	defer cancel()
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 
 	hash := plan.CollectionHash.ValueString()
 	in := apiclient.AddFlipbookInput{
