@@ -48,21 +48,22 @@ var (
 
 // Description says what the modifier does, for docs and logs.
 func (m RequiresReplaceUnlessImportedModifier) Description(_ context.Context) string {
-	return fmt.Sprintf("Changing this value replaces the resource, except when the resource was imported and %s is not yet "+
-		"in state: the configuration is then adopted without replacement.%s", m.marker, m.caseNote())
+	return m.describe(m.marker.String())
 }
 
 // MarkdownDescription is Description in Markdown.
 func (m RequiresReplaceUnlessImportedModifier) MarkdownDescription(_ context.Context) string {
-	return fmt.Sprintf("Changing this value replaces the resource, except when the resource was imported and `%s` is not yet "+
-		"in state: the configuration is then adopted without replacement.%s", m.marker, m.caseNote())
+	return m.describe("`" + m.marker.String() + "`")
 }
 
-func (m RequiresReplaceUnlessImportedModifier) caseNote() string {
-	if !m.foldCase {
-		return ""
+// describe words the description around marker, as plain text or Markdown.
+func (m RequiresReplaceUnlessImportedModifier) describe(marker string) string {
+	s := fmt.Sprintf("Changing this value replaces the resource, except when the resource was imported and %s is not yet "+
+		"in state: the configuration is then adopted without replacement.", marker)
+	if m.foldCase {
+		s += " A change of letter case alone is applied in place."
 	}
-	return " A change of letter case alone is applied in place."
+	return s
 }
 
 // PlanModifyString implements planmodifier.String.
