@@ -28,11 +28,10 @@ var attachedResources = []struct {
 	{"document", newDocumentResource, []string{"collection_hash"}, "0123456789abcdef"},
 }
 
-// readAttached runs Read of the resource on a state pointing at hash.
-func readAttached(t *testing.T, e *testEmulator, newResource func() resource.Resource, hashAt []string, id, hash string) resource.ReadResponse {
+// attachedState is state with hash in the attributes hashAt names, and id
+// (unless "") in id.
+func attachedState(t *testing.T, state tfsdk.State, hashAt []string, id, hash string) tfsdk.State {
 	t.Helper()
-	r := newResource()
-	state := configuredResource(t, r, e)
 	values := map[string]string{}
 	for _, name := range hashAt {
 		values[name] = hash
@@ -45,6 +44,14 @@ func readAttached(t *testing.T, e *testEmulator, newResource func() resource.Res
 			t.Fatal(d)
 		}
 	}
+	return state
+}
+
+// readAttached runs Read of the resource on a state pointing at hash.
+func readAttached(t *testing.T, e *testEmulator, newResource func() resource.Resource, hashAt []string, id, hash string) resource.ReadResponse {
+	t.Helper()
+	r := newResource()
+	state := attachedState(t, configuredResource(t, r, e), hashAt, id, hash)
 	req := resource.ReadRequest{State: state}
 	resp := resource.ReadResponse{State: tfsdk.State{Schema: state.Schema, Raw: state.Raw.Copy()}}
 	r.Read(t.Context(), req, &resp)
@@ -140,16 +147,8 @@ func TestDestroyWithoutAPIOperationWarns(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			r := tc.new()
-			state := configuredResource(t, r, nil) // no client: any call would panic
-			values := map[string]string{"id": "abc123"}
-			for _, name := range tc.hashAt {
-				values[name] = "abc123"
-			}
-			for name, v := range values {
-				if d := state.SetAttribute(t.Context(), path.Root(name), v); d.HasError() {
-					t.Fatal(d)
-				}
-			}
+			// No client: any call would panic.
+			state := attachedState(t, configuredResource(t, r, nil), tc.hashAt, "abc123", "abc123")
 			resp := resource.DeleteResponse{State: state}
 			r.Delete(t.Context(), resource.DeleteRequest{State: state}, &resp)
 			w := onlyWarning(t, resp.Diagnostics)

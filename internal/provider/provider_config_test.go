@@ -61,9 +61,7 @@ func TestAccProviderConfig_missingSetting(t *testing.T) {
 		})
 	}
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
-	if reqs := e.Emulator.Requests(); len(reqs) != 0 {
-		t.Errorf("an incomplete provider configuration reached the API: %v", reqs)
-	}
+	expectNoAPICalls(t, e)
 }
 
 // Every setting can come from the environment alone; base_url's missing

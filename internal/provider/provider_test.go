@@ -114,6 +114,16 @@ func msgRe(fragments ...string) *regexp.Regexp {
 	return regexp.MustCompile(`(?s)` + strings.Join(parts, ".*"))
 }
 
+// expectNoAPICalls fails the test when the emulator saw any API call: a
+// configuration the provider can refuse by itself must never reach the
+// service.
+func expectNoAPICalls(t *testing.T, e *testEmulator) {
+	t.Helper()
+	if reqs := e.Emulator.Requests(); len(reqs) != 0 {
+		t.Errorf("a configuration that should have been refused before any call reached the API: %v", reqs)
+	}
+}
+
 // serveBody serves what body returns at every path, as the remote file
 // behind a file_url.
 func serveBody(t *testing.T, body func() []byte) *httptest.Server {

@@ -162,7 +162,5 @@ click_url = "javascript:alert(1)"`),
 				ExpectError: msgRe("Exactly one of these attributes must be configured: [file,file_url]")},
 		},
 	})
-	if reqs := emu.Emulator.Requests(); len(reqs) != 0 {
-		t.Fatalf("plan-time checks made API calls: %v", reqs)
-	}
+	expectNoAPICalls(t, emu)
 }

@@ -234,9 +234,7 @@ func TestAccCollectionPermissions_validation(t *testing.T) {
 		ExpectError: msgRe("Invalid Attribute Value Length", "collection_hash", "at least 1"),
 	})
 	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
-	if reqs := emu.Emulator.Requests(); len(reqs) != 0 {
-		t.Fatalf("plan-time validation made API calls: %v", reqs)
-	}
+	expectNoAPICalls(t, emu)
 }
 
 func TestAccCollectionPermissions_skippedEntries(t *testing.T) {

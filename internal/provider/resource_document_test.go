@@ -187,9 +187,7 @@ func TestAccDocument_planTimeChecks(t *testing.T) {
 				ExpectError: regexp.MustCompile(`must be an http:// or https:// URL`)},
 		},
 	})
-	if reqs := emu.Emulator.Requests(); len(reqs) != 0 {
-		t.Fatalf("plan-time checks made API calls: %v", reqs)
-	}
+	expectNoAPICalls(t, emu)
 }
 
 func TestAccDocument_serviceLimits(t *testing.T) {

@@ -57,15 +57,6 @@ func calls(e *testEmulator, action string) int {
 	return n
 }
 
-// expectNoAPICalls fails the test when the emulator saw any API call: plan
-// time validation must stop a bad configuration before the service.
-func expectNoAPICalls(t *testing.T, e *testEmulator) {
-	t.Helper()
-	if reqs := e.Emulator.Requests(); len(reqs) != 0 {
-		t.Errorf("plan-time validation let API calls through: %v", reqs)
-	}
-}
-
 // sameJSON compares two JSON documents by value.
 func sameJSON(t *testing.T, got []byte, want string) error {
 	t.Helper()
