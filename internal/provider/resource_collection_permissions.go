@@ -302,8 +302,8 @@ func retryWhileInProgress(ctx context.Context, doing, hash string, call func() e
 		if err == nil || !apiclient.IsInProgress(err) {
 			return err
 		}
-		tflog.Info(ctx, "collection still in progress; waiting before "+doing+" again", map[string]any{
-			"collection_hash": hash, "attempt": attempt, "wait": wait.String(),
+		tflog.Info(ctx, "collection still in progress; waiting before trying again", map[string]any{
+			"operation": doing, "collection_hash": hash, "attempt": attempt, "wait": wait.String(),
 		})
 		t := time.NewTimer(wait)
 		select {
