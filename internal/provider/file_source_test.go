@@ -1,13 +1,26 @@
 package provider
 
 import (
+	"bytes"
+	"fmt"
+	"image/color"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 // recordSentSHA256 fills in a hash unknown at plan, accepts the planned one,
@@ -76,4 +89,91 @@ func TestOpenPlannedUploadRefusesChangedFile(t *testing.T) {
 	if diags.ErrorsCount() != 1 || diags.Errors()[0].Summary() != "File Changed Since Plan" {
 		t.Fatalf("want File Changed Since Plan, got %v", diags)
 	}
+}
+
+// throttlingUploadProxy serves the emulator's upload endpoint, turning on the
+// emulator's rate_limit fault for the first upload of each action, so that
+// attempt is refused with 31 or 32 after its file was read. It returns the
+// proxy's upload_url. Requests are served one at a time, so the fault is on
+// for exactly that one upload (a concurrent non-upload call may meet it too,
+// and is retried like any throttled call).
+func throttlingUploadProxy(t *testing.T, emu *testEmulator) string {
+	t.Helper()
+	h := emu.Emulator.Handler()
+	var mu sync.Mutex
+	throttled := map[string]bool{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		// The action is a multipart field: peek at it without consuming the body.
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		action := ""
+		for _, a := range []string{apiclient.ActionAddFlipbook, apiclient.ActionSetLogo} {
+			if bytes.Contains(body, []byte("\r\n\r\n"+a+"\r\n")) {
+				action = a
+			}
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if action == "" || throttled[action] {
+			h.ServeHTTP(w, r)
+			return
+		}
+		throttled[action] = true
+		if err := emu.Emulator.SetFaults(1, []string{"rate_limit"}); err != nil {
+			t.Error(err)
+		}
+		h.ServeHTTP(w, r)
+		if err := emu.Emulator.SetFaults(0, nil); err != nil {
+			t.Error(err)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/upload/v1/"
+}
+
+// A throttled upload is sent again from the start of the file: the apply
+// succeeds with one upload each, and the hash recorded is the whole file's.
+func TestAccUpload_throttledUploadRetried(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	dir := t.TempDir()
+	pdf := writeTestPDF(t, dir, "doc.pdf", 2)
+	logo := writeTestPNG(t, dir, "logo.png", 8, 8, color.RGBA{G: 255, A: 255})
+	uploadURL := throttlingUploadProxy(t, emu)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: demoProviderConfig(emu.BaseURL, uploadURL, "") + fmt.Sprintf(`
+resource "flipbook_document" "test" {
+  collection_hash = "pub-private-1"
+  file            = %q
+}
+resource "flipbook_collection_logo" "test" {
+  collection_hash = "pub-private-1"
+  file            = %q
+}
+`, pdf, logo),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("flipbook_document.test", tfjsonpath.New("file_sha256"), knownvalue.StringExact(sha256Hex(t, pdf))),
+				statecheck.ExpectKnownValue("flipbook_document.test", tfjsonpath.New("page_count"), knownvalue.Int64Exact(2)),
+				statecheck.ExpectKnownValue("flipbook_collection_logo.test", tfjsonpath.New("file_sha256"), knownvalue.StringExact(sha256Hex(t, logo))),
+			},
+			Check: func(*terraform.State) error {
+				reqs := emu.Emulator.Requests()
+				for _, action := range []string{apiclient.ActionAddFlipbook, apiclient.ActionSetLogo} {
+					calls := reqs[action]
+					if calls["31"]+calls["32"] == 0 {
+						return fmt.Errorf("%s was never throttled (%v): the test proves nothing", action, calls)
+					}
+					if calls["20"] != 1 {
+						return fmt.Errorf("%s succeeded %d times (%v), want exactly once", action, calls["20"], calls)
+					}
+				}
+				return nil
+			},
+		}},
+	})
 }

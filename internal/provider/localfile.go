@@ -186,7 +186,7 @@ func contentProblem(path string, kind fileKind, got string) *fileProblem {
 // that the caller can prove the bytes sent are the bytes planned.
 type fileUpload struct {
 	file   *os.File
-	hasher hash.Hash
+	body   *hashingReader
 	Upload *apiclient.Upload
 }
 
@@ -205,19 +205,59 @@ func openUpload(path string, kind fileKind, wantSHA256 string) (*fileUpload, err
 	if err != nil {
 		return nil, err
 	}
-	h := sha256.New()
+	body := &hashingReader{file: f, hasher: sha256.New()}
 	return &fileUpload{
 		file:   f,
-		hasher: h,
-		Upload: &apiclient.Upload{Name: filepath.Base(path), Body: io.TeeReader(f, h), Size: size},
+		body:   body,
+		Upload: &apiclient.Upload{Name: filepath.Base(path), Body: body, Size: size},
 	}, nil
 }
 
-// SentSHA256 is the hash of the bytes read so far: after a successful upload,
-// the whole file as sent.
-func (u *fileUpload) SentSHA256() string { return hex.EncodeToString(u.hasher.Sum(nil)) }
+// SentSHA256 is the hash of the bytes read since the last rewind: after a
+// successful upload, the whole file as sent by the attempt that succeeded.
+func (u *fileUpload) SentSHA256() string { return hex.EncodeToString(u.body.hasher.Sum(nil)) }
 
 func (u *fileUpload) Close() error { return u.file.Close() }
+
+// hashingReader reads a file from its start and hashes what it reads. It is
+// an io.Seeker so that the API client can rewind a throttled upload and send
+// it again; rewinding to the start starts the hash over, so it always covers
+// exactly the bytes of the latest attempt. Seeking anywhere else is refused:
+// the hash could not follow.
+type hashingReader struct {
+	file   *os.File
+	hasher hash.Hash
+	offset int64 // bytes read, and hashed, since the start
+}
+
+func (r *hashingReader) Read(p []byte) (int, error) {
+	n, err := r.file.Read(p)
+	r.hasher.Write(p[:n])
+	r.offset += int64(n)
+	return n, err
+}
+
+func (r *hashingReader) Seek(offset int64, whence int) (int64, error) {
+	target := int64(-1)
+	switch whence {
+	case io.SeekStart:
+		target = offset
+	case io.SeekCurrent:
+		target = r.offset + offset
+	}
+	switch target {
+	case r.offset:
+		return r.offset, nil
+	case 0:
+		if _, err := r.file.Seek(0, io.SeekStart); err != nil {
+			return r.offset, err
+		}
+		r.hasher.Reset()
+		r.offset = 0
+		return 0, nil
+	}
+	return r.offset, fmt.Errorf("upload of %q can only be rewound to its start (asked: offset %d, whence %d)", r.file.Name(), offset, whence)
+}
 
 func changedProblem(path, planned, now string) *fileProblem {
 	return &fileProblem{Summary: "File Changed Since Plan",

@@ -223,3 +223,44 @@ func TestOpenUploadStreamsAndVerifies(t *testing.T) {
 		t.Fatalf("got %v, want File Changed Since Plan naming the planned hash", err)
 	}
 }
+
+// The upload body rewinds, as the API client does before re-sending a
+// throttled upload, and the hash then covers only the bytes sent again.
+func TestOpenUploadRewinds(t *testing.T) {
+	pdf := writeTestPDF(t, t.TempDir(), "doc.pdf", 3)
+	want := sha256Hex(t, pdf)
+	u, err := openUpload(pdf, documentFile, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	s, ok := u.Upload.Body.(io.ReadSeeker)
+	if !ok {
+		t.Fatalf("upload body %T cannot seek: a throttled upload could not be sent again", u.Upload.Body)
+	}
+	if pos, err := s.Seek(0, io.SeekCurrent); pos != 0 || err != nil {
+		t.Fatalf("Seek(0, SeekCurrent) = %d, %v before reading", pos, err)
+	}
+	if _, err := io.CopyN(io.Discard, s, 100); err != nil {
+		t.Fatal(err)
+	}
+	if pos, err := s.Seek(0, io.SeekCurrent); pos != 100 || err != nil {
+		t.Fatalf("Seek(0, SeekCurrent) = %d, %v after 100 bytes", pos, err)
+	}
+	if _, err := s.Seek(10, io.SeekStart); err == nil {
+		t.Error("seeking into the middle was accepted: the hash could not follow it")
+	}
+	if pos, err := s.Seek(0, io.SeekStart); pos != 0 || err != nil {
+		t.Fatalf("rewind = %d, %v", pos, err)
+	}
+	sent, err := io.ReadAll(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(sent)) != u.Upload.Size {
+		t.Errorf("after rewinding read %d bytes, want the whole %d", len(sent), u.Upload.Size)
+	}
+	if u.SentSHA256() != want {
+		t.Errorf("SentSHA256 = %s after a rewind, want the file's %s", u.SentSHA256(), want)
+	}
+}
