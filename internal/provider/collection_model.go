@@ -77,6 +77,19 @@ func (m *collectionAttrsModel) fill(c *apiclient.Collection) diag.Diagnostics {
 	return diags
 }
 
+// collectionFlipbookModel is the collection object's flipbookPageCount and
+// flipbookStatus. Only the data source exposes them: the resources already
+// report pages and conversion per item.
+type collectionFlipbookModel struct {
+	FlipbookPageCount types.Int64  `tfsdk:"flipbook_page_count"`
+	FlipbookStatus    types.String `tfsdk:"flipbook_status"`
+}
+
+func (m *collectionFlipbookModel) fillFlipbook(c *apiclient.Collection) {
+	m.FlipbookPageCount = optionalInt(c.FlipbookPageCount)
+	m.FlipbookStatus = optionalString(c.FlipbookStatus)
+}
+
 // nullUnknowns turns the attributes still unknown after a failed create into
 // nulls: state may not hold unknown values.
 func (m *collectionAttrsModel) nullUnknowns() {

@@ -217,3 +217,30 @@ func TestSettingsValue(t *testing.T) {
 		t.Error("the deprecated logoUrl must not be exposed")
 	}
 }
+
+// The collection-level flipbookPageCount and flipbookStatus reach the data
+// source's attributes, a page count sent as a string included; absent ones
+// are null.
+func TestCollectionFlipbookFill(t *testing.T) {
+	for _, c := range []struct {
+		name, body string
+		pages      types.Int64
+		status     types.String
+	}{
+		{"number", `{"collectionHash":"c1","flipbookPageCount":12,"flipbookStatus":"complete"}`, types.Int64Value(12), types.StringValue("complete")},
+		{"string number", `{"collectionHash":"c1","flipbookPageCount":"9","flipbookStatus":"processing"}`, types.Int64Value(9), types.StringValue("processing")},
+		{"absent", `{"collectionHash":"c1"}`, types.Int64Null(), types.StringNull()},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var col apiclient.Collection
+			if err := json.Unmarshal([]byte(c.body), &col); err != nil {
+				t.Fatal(err)
+			}
+			var m collectionFlipbookModel
+			m.fillFlipbook(&col)
+			if !m.FlipbookPageCount.Equal(c.pages) || !m.FlipbookStatus.Equal(c.status) {
+				t.Errorf("flipbook_page_count %s flipbook_status %s, want %s %s", m.FlipbookPageCount, m.FlipbookStatus, c.pages, c.status)
+			}
+		})
+	}
+}

@@ -28,6 +28,7 @@ type collectionDataSourceModel struct {
 	CollectionHash types.String `tfsdk:"collection_hash"`
 	Title          types.String `tfsdk:"title"`
 	collectionAttrsModel
+	collectionFlipbookModel
 	Settings types.Object `tfsdk:"settings"`
 }
 
@@ -50,10 +51,14 @@ func (d *collectionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				Required:            true,
 				Validators:          nonEmptyString(),
 			},
-			"title":        computedString("The collection's title."),
-			"description":  computedString("The collection's description."),
-			"status":       computedString("The `collectionStatus` as the service reports it (`public`, `editable`, `unlisted`, `published`, `processing`, or any other value it sends)."),
-			"page_count":   computedInt("Pages over all items."),
+			"title":       computedString("The collection's title."),
+			"description": computedString("The collection's description."),
+			"status":      computedString("The `collectionStatus` as the service reports it (`public`, `editable`, `unlisted`, `published`, `processing`, or any other value it sends)."),
+			"page_count":  computedInt("Pages over all items."),
+			"flipbook_page_count": computedInt("The collection's `flipbookPageCount`: pages of its item, equal to `page_count` " +
+				"for a collection created through the API. Read as a number when the service sends it as a string."),
+			"flipbook_status": computedString("The collection's `flipbookStatus` as the service reports it: `processing` while " +
+				"a generation runs or a document converts, `complete`, `failed`, or any other value it sends."),
 			"cover_image":  computedString("URL of the thumbnail made from the first page of the first item."),
 			"direct_link":  computedString("The collection's public link."),
 			"created_date": computedString("Creation date, shaped `YYYY-MM-DD HH:MM:SS`."),
@@ -112,6 +117,7 @@ func (d *collectionDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 	m.Title = optionalString(col.CollectionTitle)
 	resp.Diagnostics.Append(m.fill(col)...)
+	m.fillFlipbook(col)
 	settings, diags := settingsValue(col.Settings)
 	resp.Diagnostics.Append(diags...)
 	m.Settings = settings

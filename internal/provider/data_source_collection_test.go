@@ -25,6 +25,9 @@ func TestAccCollectionDataSource_fixture(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(view.Items) == 0 || view.FlipbookStatus != "complete" {
+		t.Fatalf("the fixture collection changed (items %v, flipbookStatus %q): pick another", view.Items, view.FlipbookStatus)
+	}
 	settings := func(name string) tfjsonpath.Path { return tfjsonpath.New("settings").AtMapKey(name) }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
@@ -36,6 +39,9 @@ func TestAccCollectionDataSource_fixture(t *testing.T) {
 				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("status"), knownvalue.StringExact("unlisted")),
 				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(4)),
 				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("items"), knownvalue.ListSizeExact(len(view.Items))),
+				// flipbookPageCount arrives as a string from this fixture.
+				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("flipbook_page_count"), knownvalue.Int64Exact(int64(view.Items[0].PageCount))),
+				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("flipbook_status"), knownvalue.StringExact(view.FlipbookStatus)),
 				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("direct_link"), knownvalue.StringRegexp(regexp.MustCompile(`pub-private-1`))),
 				statecheck.ExpectKnownValue(handbookAddr, settings("collection_status"), knownvalue.StringExact("unlisted")),
 				statecheck.ExpectKnownValue(handbookAddr, settings("collection_width"), knownvalue.Int64Exact(640)),
