@@ -13,10 +13,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+	"github.com/flipbook/terraform-provider-flipbook/internal/planmodifiers"
 )
 
 var (
@@ -78,7 +80,12 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 			"accepted reader, and an `sso` entry naming an unknown SSO group. When that happens the apply fails with an " +
 			"error naming every skipped entry, and the state records the list the service really saved.\n\n" +
 			"A collection still being published answers \"in progress\"; the resource retries until the `create` or " +
-			"`update` timeout (default 10 minutes).\n\n" + permissionsRulesMarkdown,
+			"`update` timeout (default 10 minutes).\n\n" +
+			"Destroy empties the list. If the service no longer knows the collection (code 46) there is nothing to empty. " +
+			"If it answers code 43 (the collection was deleted, belongs to another account, or the credentials are another " +
+			"account's), the resource leaves the state with a warning rather than an error, because a deleted collection can " +
+			"never be cleared and an error would block destroy for good; the warning says the list may still be in place " +
+			"and how to clear it.\n\n" + permissionsRulesMarkdown,
 		Attributes: map[string]schema.Attribute{
 			"id": collectionIDAttribute(),
 			"collection_hash": collectionHashAttribute("Hash of the collection. It must be published, private and not " +
@@ -93,6 +100,7 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 			"permissions": schema.SetNestedAttribute{
 				MarkdownDescription: "The complete access list; `[]` removes every private access row. " + permissionsRulesMarkdown,
 				Required:            true,
+				PlanModifiers:       []planmodifier.Set{planmodifiers.SetIgnoringCaseOf("email")},
 				NestedObject: schema.NestedAttributeObject{
 					Attributes: map[string]schema.Attribute{
 						"type": schema.StringAttribute{
@@ -102,7 +110,8 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 						},
 						"email": schema.StringAttribute{
 							MarkdownDescription: "One person: required on `otp`, optional on `teammate` (an accepted reader), " +
-								"not allowed on `sso`. Letter case does not matter.",
+								"not allowed on `sso`. Letter case does not matter: changing only the case plans no change, and the " +
+								"state keeps the spelling last applied.",
 							Optional: true,
 						},
 						"group": schema.StringAttribute{
@@ -399,8 +408,19 @@ func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource
 	hash := state.CollectionHash.ValueString()
 	_, err := r.setPermissions(ctx, hash, []apiclient.Permission{})
 	switch {
-	case err == nil, apiclient.IsCollectionNotFound(err), apiclient.IsForbidden(err):
-		// Gone or deleted: no access list is left to remove.
+	case err == nil, apiclient.IsCollectionNotFound(err):
+		// Gone (46): no access list is left to remove.
+	case apiclient.IsForbidden(err):
+		// 43 cannot tell a deleted collection (nothing left to clear) from
+		// one the credentials may not touch (the list stays): warn rather
+		// than fail, since failing would block destroy of a deleted one.
+		resp.Diagnostics.AddWarning("Access List Not Removed", fmt.Sprintf(
+			"The service refused to empty the access list of collection %s (code 43: %s), so the resource was removed "+
+				"from the Terraform state without clearing it. Code 43 means the collection was deleted, belongs to another "+
+				"account, or the provider's credentials (api_key, api_secret) are not those of the account that owns it. "+
+				"If the collection was deleted, nothing is left to do. Otherwise its access list may still be in place: "+
+				"check that the provider uses the owning account's api_key, then import the resource and destroy it again, "+
+				"or empty the list in the web application.", hash, err))
 	case apiclient.IsNotEligible(err):
 		resp.Diagnostics.AddWarning("Access List Not Removed", fmt.Sprintf(
 			"Collection %s is no longer published, private and without a password, so the service refused to empty its "+

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -404,4 +405,92 @@ func TestAccCollectionPermissions_collectionMadePublic(t *testing.T) {
 			},
 		},
 	})
+}
+
+// Changing only the letter case of an email in the configuration is no
+// change (the service compares emails without case): the state keeps the
+// spelling it had. Another email is still a change.
+func TestAccCollectionPermissions_emailCaseInConfig(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	const hash = "pub-private-1"
+	addr := "flipbook_collection_permissions.test"
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: permissionsConfig(emu, hash, "", `{ type = "teammate", email = "ana@example.com" }`)},
+			{
+				Config: permissionsConfig(emu, hash, "", `{ type = "teammate", email = "Ana@Example.com" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetExact([]knownvalue.Check{
+						permissionValue("teammate", "ana@example.com", ""),
+					})),
+				},
+			},
+			{
+				Config: permissionsConfig(emu, hash, "", `{ type = "teammate", email = "Ben@Example.com" }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetExact([]knownvalue.Check{
+						permissionValue("teammate", "Ben@Example.com", ""),
+					})),
+				},
+				Check: checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Email: "Ben@Example.com"}),
+			},
+		},
+	})
+}
+
+// Destroy empties the access list. A collection the service no longer knows
+// (46) has none left, silently; 43 (deleted, another account's, or other
+// credentials) may leave the list in place, so it warns.
+func TestCollectionPermissionsDelete(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	if _, err := emu.Emulator.Publish("draft-1"); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, hash string
+		before     func() error
+		warn       bool
+	}{
+		{name: "emptied", hash: "pub-private-1"},
+		{name: "gone after publishing (46)", hash: "draft-1"},
+		{name: "another account's (43)", hash: "other-private-1", warn: true},
+		{name: "deleted (43)", hash: "pub-private-1", before: func() error { return emu.Emulator.Delete("pub-private-1") }, warn: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.before != nil {
+				if err := tc.before(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			r := newCollectionPermissionsResource()
+			state := attachedState(t, configuredResource(t, r, emu), []string{"id", "collection_hash"}, "", tc.hash)
+			resp := fwresource.DeleteResponse{State: state}
+			r.Delete(t.Context(), fwresource.DeleteRequest{State: state}, &resp)
+			if !tc.warn {
+				if len(resp.Diagnostics) != 0 {
+					t.Fatalf("want no diagnostics, got %v", resp.Diagnostics)
+				}
+				return
+			}
+			w := onlyWarning(t, resp.Diagnostics)
+			if w.Summary() != "Access List Not Removed" {
+				t.Errorf("summary %q", w.Summary())
+			}
+			for _, want := range []string{tc.hash, "code 43", "may still be in place", "deleted", "another account", "api_key",
+				"removed from the Terraform state"} {
+				if !strings.Contains(w.Detail(), want) {
+					t.Errorf("warning %q does not mention %q", w.Detail(), want)
+				}
+			}
+		})
+	}
 }
