@@ -52,8 +52,10 @@ func (e *htmlPackageEphemeral) Schema(ctx context.Context, _ ephemeral.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A download link for a collection packaged as standalone HTML (`collection.downloadHTML`). " +
 			"Opening it starts package generation (or resumes one already running, or reuses a finished package) and waits " +
-			"until the package is `COMPLETE` (a `FAILED` package is an error), within the `open` timeout (default 5 " +
-			"minutes); a collection still being generated is waited for too.\n\n" +
+			"until the package is `COMPLETE` or `FAILED`, within the `open` timeout (default 5 minutes); a collection still " +
+			"being generated is waited for too. A `FAILED` package is a result, not an error: `status` is `FAILED`, " +
+			"`resource_url` is null, and a warning names the collection and says what to do, so check `status` before " +
+			"using the link. Any other failure, including running out of time, is an error.\n\n" +
 			"The link is valid for one minute only, so it is an ephemeral value: it never reaches the plan or the state. " +
 			"Pass it to something that uses it at once, such as a provider configuration or a write-only attribute. " +
 			"Requires Terraform 1.10 or later.",
@@ -64,11 +66,12 @@ func (e *htmlPackageEphemeral) Schema(ctx context.Context, _ ephemeral.SchemaReq
 				Validators:          nonEmptyString(),
 			},
 			"status": schema.StringAttribute{
-				MarkdownDescription: "The package's status: `COMPLETE` once the link is ready.",
-				Computed:            true,
+				MarkdownDescription: "The package's status as the service reports it: `COMPLETE` once the link is ready, " +
+					"or `FAILED` when the package could not be made (then `resource_url` is null).",
+				Computed: true,
 			},
 			"resource_url": schema.StringAttribute{
-				MarkdownDescription: "URL of the package (a ZIP archive), valid for one minute.",
+				MarkdownDescription: "URL of the package (a ZIP archive), valid for one minute; null when `status` is `FAILED`.",
 				Computed:            true,
 				Sensitive:           true,
 			},
@@ -99,16 +102,23 @@ func (e *htmlPackageEphemeral) Open(ctx context.Context, req ephemeral.OpenReque
 	var job *apiclient.JobFailedError
 	switch {
 	case errors.As(err, &job):
-		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "HTML Package Generation Failed", fmt.Sprintf(
-			"The service reported that packaging collection %s as HTML failed (status %s). A collection whose own "+
-				"generation failed cannot be packaged; check the collection in the web application, then try again.", hash, job.Status))
-		return
+		// FAILED is one of the two outcomes the wait ends in: return it, so
+		// that the configuration can test status, and warn.
+		resp.Diagnostics.AddAttributeWarning(path.Root("collection_hash"), "HTML Package Generation Failed", fmt.Sprintf(
+			"The service reported that packaging collection %s as HTML failed (status %s), so status is %q and "+
+				"resource_url is null. A collection whose own generation failed cannot be packaged: check the collection "+
+				"in the web application (regenerate or fix it), then run Terraform again to request a new package. "+
+				"Whatever uses the link should check status == \"COMPLETE\" first (for example in a precondition).",
+			hash, job.Status, job.Status))
+		m.Status = types.StringValue(job.Status)
+		m.ResourceURL = types.StringNull()
 	case err != nil:
 		addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Generating HTML Package",
 			"packaging collection "+hash+" as HTML", err)
 		return
+	default:
+		m.Status = types.StringValue(pkg.Status)
+		m.ResourceURL = types.StringValue(pkg.ResourceURL)
 	}
-	m.Status = types.StringValue(pkg.Status)
-	m.ResourceURL = types.StringValue(pkg.ResourceURL)
 	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
 }

@@ -7,7 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/echoprovider"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -136,15 +140,108 @@ func TestAccHTMLPackageEphemeral_failedAndWaiting(t *testing.T) {
 					return nil
 				},
 			},
-			{
-				Config:      htmlPackageConfig(emu, failed),
-				ExpectError: msgRe("HTML Package Generation Failed", "status FAILED"),
-			},
-			{
-				// Last, because the post-test destroy opens the ephemeral
-				// resource of the last configuration again.
-				Config: htmlPackageConfig(emu, generating),
-			},
 		},
 	})
+	// A case of its own: the echo resource keeps the data it was created
+	// with. FAILED is a result, not an error: status says so and there is
+	// no link (the warning is checked in TestHTMLPackageFailedWarns).
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		ProtoV6ProviderFactories: withEcho(),
+		Steps: []resource.TestStep{{
+			Config: htmlPackageConfig(emu, failed),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("status"), knownvalue.StringExact("FAILED")),
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("resource_url"), knownvalue.Null()),
+			},
+		}},
+	})
+}
+
+// openHTMLPackage runs Open against the emulator with the given
+// collection_hash and open timeout.
+func openHTMLPackage(t *testing.T, emu *testEmulator, hash, timeout string) (ephemeral.OpenResponse, htmlPackageModel) {
+	t.Helper()
+	e := newHTMLPackageEphemeral()
+	configurable, ok := e.(ephemeral.EphemeralResourceWithConfigure)
+	if !ok {
+		t.Fatal("the ephemeral resource has no Configure")
+	}
+	var cresp ephemeral.ConfigureResponse
+	configurable.Configure(t.Context(), ephemeral.ConfigureRequest{ProviderData: &providerData{client: emu.apiClient(t)}}, &cresp)
+	var sresp ephemeral.SchemaResponse
+	e.Schema(t.Context(), ephemeral.SchemaRequest{}, &sresp)
+	if d := append(cresp.Diagnostics, sresp.Diagnostics...); d.HasError() {
+		t.Fatal(d)
+	}
+	typ := sresp.Schema.Type().TerraformType(t.Context())
+	// Config has no setters; a State over the same schema builds the value.
+	values := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, nil)}
+	if d := values.SetAttribute(t.Context(), path.Root("collection_hash"), hash); d.HasError() {
+		t.Fatal(d)
+	}
+	if d := values.SetAttribute(t.Context(), path.Root("timeouts").AtName("open"), timeout); d.HasError() {
+		t.Fatal(d)
+	}
+	config := tfsdk.Config{Schema: sresp.Schema, Raw: values.Raw}
+	resp := ephemeral.OpenResponse{Result: tfsdk.EphemeralResultData{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, nil)}}
+	e.Open(t.Context(), ephemeral.OpenRequest{Config: config}, &resp)
+	var m htmlPackageModel
+	if !resp.Result.Raw.IsNull() {
+		if d := resp.Result.Get(t.Context(), &m); d.HasError() {
+			t.Fatal(d)
+		}
+	}
+	return resp, m
+}
+
+// A FAILED package is returned with status FAILED, no link and a warning
+// that names the collection and says what to do.
+func TestHTMLPackageFailedWarns(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	emu.Emulator.SetGenerationDelay(0)
+	if err := emu.Emulator.SetFaults(1, []string{"generation_failed"}); err != nil {
+		t.Fatal(err)
+	}
+	failed, err := emu.apiClient(t).CreateFromTemplate(t.Context(), apiclient.CreateFromTemplateInput{Title: "Broken",
+		Sections: []apiclient.Section{{Type: apiclient.SectionStatic, Templates: []apiclient.TemplateRef{{TemplateHash: "tpl-cover"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.Emulator.SetFaults(0, nil); err != nil {
+		t.Fatal(err)
+	}
+	resp, m := openHTMLPackage(t, emu, failed, "1m")
+	w := onlyWarning(t, resp.Diagnostics)
+	if w.Summary() != "HTML Package Generation Failed" {
+		t.Errorf("summary %q", w.Summary())
+	}
+	for _, want := range []string{failed, "FAILED", "resource_url is null", "web application", `status == "COMPLETE"`} {
+		if !strings.Contains(w.Detail(), want) {
+			t.Errorf("warning %q does not mention %q", w.Detail(), want)
+		}
+	}
+	if m.Status.ValueString() != "FAILED" || !m.ResourceURL.IsNull() {
+		t.Errorf("status %s, resource_url %s; want FAILED and null", m.Status, m.ResourceURL)
+	}
+}
+
+// Failures other than a FAILED package stay errors: here the wait outlasts
+// the open timeout while the collection is still being generated.
+func TestHTMLPackageTimeoutIsError(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	emu.Emulator.SetGenerationDelay(time.Minute)
+	slow, err := emu.apiClient(t).CreateFromTemplate(t.Context(), apiclient.CreateFromTemplateInput{Title: "Slow",
+		Sections: []apiclient.Section{{Type: apiclient.SectionStatic, Templates: []apiclient.TemplateRef{{TemplateHash: "tpl-cover"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _ := openHTMLPackage(t, emu, slow, "2s")
+	if !resp.Diagnostics.HasError() || resp.Diagnostics.Errors()[0].Summary() != "Error Generating HTML Package" ||
+		!strings.Contains(resp.Diagnostics.Errors()[0].Detail(), slow) {
+		t.Fatalf("want an error naming %s, got %v", slow, resp.Diagnostics)
+	}
+	if !resp.Result.Raw.IsNull() {
+		t.Error("a failed open must return no result")
+	}
 }
