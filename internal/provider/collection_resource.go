@@ -68,11 +68,20 @@ type collectionResourceModel struct {
 // only an import leaves it null.
 var sectionsPath = path.Root("sections")
 
+// The modifiers that decide which changes replace a collection. The schema
+// and ModifyPlan share them, so the replacement warning follows the very
+// decision the framework makes.
+var (
+	replaceUnlessImported = planmodifiers.RequiresReplaceUnlessImported(sectionsPath)
+	// The service compares folders without case: a change of case alone is
+	// stored in place.
+	folderReplaceUnlessImported = replaceUnlessImported.CaseInsensitive()
+)
+
 func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	adopt := planmodifiers.RequiresReplaceUnlessImported(sectionsPath)
 	sections := r.kind.sections()
 	sections.Required = true
-	sections.PlanModifiers = []planmodifier.List{adopt}
+	sections.PlanModifiers = []planmodifier.List{replaceUnlessImported}
 
 	tmo := timeoutsAttribute(ctx, timeouts.Opts{
 		Create: true,
@@ -101,7 +110,7 @@ func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaReques
 			"title": schema.StringAttribute{
 				MarkdownDescription: "The collection's title. Changing it replaces the collection.",
 				Optional:            true,
-				PlanModifiers:       []planmodifier.String{adopt},
+				PlanModifiers:       []planmodifier.String{replaceUnlessImported},
 			},
 			"folder": schema.StringAttribute{
 				MarkdownDescription: "The folder to create the collection in, such as `\"Marketing/2026/Spring\"`: up to three " +
@@ -111,7 +120,7 @@ func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaReques
 					"without case, so that change is stored in place.",
 				Optional:      true,
 				Validators:    []validator.String{folderValidator{}},
-				PlanModifiers: []planmodifier.String{adopt.CaseInsensitive()},
+				PlanModifiers: []planmodifier.String{folderReplaceUnlessImported},
 			},
 			"sections": sections,
 			"status": schema.StringAttribute{
@@ -282,12 +291,35 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 		})
 		return
 	}
-	if !state.Title.Equal(plan.Title) || !state.Folder.Equal(plan.Folder) || !state.Sections.Equal(plan.Sections) {
+	replace, diags := requiresReplacement(ctx, req, state, plan)
+	resp.Diagnostics.Append(diags...)
+	if replace {
 		resp.Diagnostics.AddWarning("Replacement Keeps The Old Flipbook Collection",
 			fmt.Sprintf("The API cannot change a generated collection, so this change generates a new %s. The current one, %s, "+
 				"stays in the account: delete it in the Flipbook web application if it is no longer needed.",
 				r.kind.noun, state.ID.ValueString()))
 	}
+}
+
+// requiresReplacement reports whether the plan replaces the collection, by
+// running the attribute plan modifiers the schema holds: the framework runs
+// them before ModifyPlan but does not pass their RequiresReplace on. They
+// decide from the state and the plan alone.
+func requiresReplacement(ctx context.Context, req resource.ModifyPlanRequest, state, plan collectionResourceModel) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	replaceString := func(at path.Path, m planmodifier.String, was, now types.String) bool {
+		resp := planmodifier.StringResponse{PlanValue: now}
+		m.PlanModifyString(ctx, planmodifier.StringRequest{Path: at, State: req.State, Plan: req.Plan, StateValue: was, PlanValue: now}, &resp)
+		diags.Append(resp.Diagnostics...)
+		return resp.RequiresReplace
+	}
+	sections := planmodifier.ListResponse{PlanValue: plan.Sections}
+	replaceUnlessImported.PlanModifyList(ctx, planmodifier.ListRequest{Path: sectionsPath, State: req.State, Plan: req.Plan,
+		StateValue: state.Sections, PlanValue: plan.Sections}, &sections)
+	diags.Append(sections.Diagnostics...)
+	replace := replaceString(path.Root("title"), replaceUnlessImported, state.Title, plan.Title)
+	replace = replaceString(path.Root("folder"), folderReplaceUnlessImported, state.Folder, plan.Folder) || replace
+	return replace || sections.RequiresReplace, diags
 }
 
 func (r *collectionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -154,3 +154,55 @@ func TestCollectionReplacementPlanWarns(t *testing.T) {
 		t.Errorf("warning %q must name the old hash and say it stays", w.Detail())
 	}
 }
+
+// The replacement warning follows the replace decision itself: a folder
+// changed only in letter case is stored in place and must not warn, while a
+// different folder, or any change to an imported collection's adopted
+// configuration, warns or not exactly as it replaces or not.
+func TestCollectionReplacementWarningFollowsReplaceDecision(t *testing.T) {
+	ctx := t.Context()
+	r, empty := testCollectionResource(t, nil)
+	sections := []templateSectionModel{{
+		Type: types.StringValue("blank"), PageBreak: types.BoolNull(), PageCount: types.Int64Value(1),
+	}}
+	set := func(s *tfsdk.State, at string, v any) {
+		t.Helper()
+		if d := s.SetAttribute(ctx, path.Root(at), v); d.HasError() {
+			t.Fatal(d)
+		}
+	}
+	generated := stateWithID(t, empty, "abc123")
+	set(&generated, "sections", sections)
+	set(&generated, "folder", "Marketing/Spring")
+	imported := stateWithID(t, empty, "imp456") // an import holds no sections
+	set(&imported, "folder", "Marketing/Spring")
+
+	cases := []struct {
+		name   string
+		state  tfsdk.State
+		folder string
+		warn   bool
+	}{
+		{"folder case only", generated, "MARKETING/spring", false},
+		{"other folder", generated, "Marketing/Summer", true},
+		{"imported, other folder", imported, "Marketing/Summer", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			planned := tfsdk.State{Schema: generated.Schema, Raw: generated.Raw.Copy()}
+			set(&planned, "folder", c.folder)
+			plan := tfsdk.Plan(planned)
+			resp := resource.ModifyPlanResponse{Plan: plan}
+			r.ModifyPlan(ctx, resource.ModifyPlanRequest{State: c.state, Plan: plan, Config: tfsdk.Config(plan)}, &resp)
+			if !c.warn {
+				if len(resp.Diagnostics) != 0 {
+					t.Fatalf("a change applied in place must not warn of replacement: %v", resp.Diagnostics)
+				}
+				return
+			}
+			if w := onlyWarning(t, resp.Diagnostics); w.Summary() != "Replacement Keeps The Old Flipbook Collection" {
+				t.Errorf("warning %q, want the replacement warning", w.Summary())
+			}
+		})
+	}
+}
