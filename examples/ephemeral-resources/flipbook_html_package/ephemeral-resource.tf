@@ -3,6 +3,15 @@
 # (Terraform 1.10 or later).
 ephemeral "flipbook_html_package" "handbook" {
   collection_hash = "pub-private-1"
+
+  # A package the service could not build comes back as status "FAILED"
+  # with no URL; stop here rather than hand a null URL on.
+  lifecycle {
+    postcondition {
+      condition     = self.status == "COMPLETE"
+      error_message = "The HTML package of pub-private-1 failed to build."
+    }
+  }
 }
 
 # Hand the URL to something that uses it during this run, for example a
