@@ -108,51 +108,23 @@ func CatalogSections(raw string, lib Library) (Generation, *Invalid) {
 func feedSection(c *checker, path string, m map[string]any, lib Library) catalogSection {
 	s := catalogSection{perPage: 1}
 
-	spath := field(path, "sources")
-	sv, ok := lookup(m, "sources")
-	if !ok {
-		c.add(spath, "sources must be provided")
-	} else if list, ok := c.array(spath, sv); ok {
-		if len(list) == 0 {
-			c.add(spath, "sources must be provided")
-		}
-		for j, e := range list {
-			epath := index(spath, j)
-			em, ok := c.object(epath, e)
-			if !ok {
-				continue
+	c.requiredObjects(path, m, "sources", "sources must be provided", func(_ int, epath string, em map[string]any) {
+		if hash, ok := c.requiredString(epath, em, "sourceHash"); ok {
+			if feed, found := lib.Feed(hash); found {
+				s.products = append(s.products, feed.Products...)
+			} else {
+				c.add(field(epath, "sourceHash"), "unknown feed %q", hash)
 			}
-			if hash, ok := c.requiredString(epath, em, "sourceHash"); ok {
-				if feed, found := lib.Feed(hash); found {
-					s.products = append(s.products, feed.Products...)
-				} else {
-					c.add(field(epath, "sourceHash"), "unknown feed %q", hash)
-				}
-			}
-			c.unknownFields(epath, em, "sourceHash")
 		}
-	}
+		c.unknownFields(epath, em, "sourceHash")
+	})
 
-	tpath := field(path, "templates")
-	tv, ok := lookup(m, "templates")
-	if !ok {
-		c.add(tpath, "templates must be provided")
-	} else if list, ok := c.array(tpath, tv); ok {
-		if len(list) == 0 {
-			c.add(tpath, "templates must be provided")
+	c.requiredObjects(path, m, "templates", "templates must be provided", func(j int, epath string, em map[string]any) {
+		if tpl, found := knownTemplate(c, epath, em, lib); found && j == 0 && tpl.ProductsPerPage > 0 {
+			s.perPage = tpl.ProductsPerPage
 		}
-		for j, e := range list {
-			epath := index(tpath, j)
-			em, ok := c.object(epath, e)
-			if !ok {
-				continue
-			}
-			if tpl, found := knownTemplate(c, epath, em, lib); found && j == 0 && tpl.ProductsPerPage > 0 {
-				s.perPage = tpl.ProductsPerPage
-			}
-			c.unknownFields(epath, em, "templateHash")
-		}
-	}
+		c.unknownFields(epath, em, "templateHash")
+	})
 
 	if v, ok := lookup(m, "groupBy"); ok {
 		s.groupBy = groupBy(c, field(path, "groupBy"), v)
@@ -168,36 +140,18 @@ func feedSection(c *checker, path string, m map[string]any, lib Library) catalog
 }
 
 func groupBy(c *checker, path string, v any) []groupKey {
-	list, ok := c.array(path, v)
-	if !ok {
-		return nil
-	}
 	var out []groupKey
-	for i, e := range list {
-		epath := index(path, i)
-		m, ok := c.object(epath, e)
-		if !ok {
-			continue
-		}
+	c.objects(path, v, func(_ int, epath string, m map[string]any) {
 		f, _ := c.requiredString(epath, m, "field")
 		out = append(out, groupKey{field: f, pageBreak: c.optionalBool(epath, m, "pageBreak", false)})
 		c.unknownFields(epath, m, "field", "pageBreak")
-	}
+	})
 	return out
 }
 
 func sortBy(c *checker, path string, v any) []sortKey {
-	list, ok := c.array(path, v)
-	if !ok {
-		return nil
-	}
 	var out []sortKey
-	for i, e := range list {
-		epath := index(path, i)
-		m, ok := c.object(epath, e)
-		if !ok {
-			continue
-		}
+	c.objects(path, v, func(_ int, epath string, m map[string]any) {
 		k := sortKey{}
 		k.field, _ = c.requiredString(epath, m, "field")
 		opath := field(epath, "order")
@@ -228,22 +182,13 @@ func sortBy(c *checker, path string, v any) []sortKey {
 		}
 		out = append(out, k)
 		c.unknownFields(epath, m, "field", "order")
-	}
+	})
 	return out
 }
 
 func filters(c *checker, path string, v any) []filterBlock {
-	list, ok := c.array(path, v)
-	if !ok {
-		return nil
-	}
 	var out []filterBlock
-	for i, e := range list {
-		epath := index(path, i)
-		m, ok := c.object(epath, e)
-		if !ok {
-			continue
-		}
+	c.objects(path, v, func(_ int, epath string, m map[string]any) {
 		var b filterBlock
 		if mode, ok := c.requiredString(epath, m, "mode"); ok {
 			switch mode {
@@ -263,30 +208,18 @@ func filters(c *checker, path string, v any) []filterBlock {
 				c.add(field(epath, "match"), "must be \"all\" or \"any\", got %s", describe(mv))
 			}
 		}
-		cpath := field(epath, "conditions")
-		if cv, ok := lookup(m, "conditions"); !ok {
-			c.add(cpath, "conditions must be provided")
-		} else if conds, ok := c.array(cpath, cv); ok {
-			if len(conds) == 0 {
-				c.add(cpath, "conditions must be provided")
+		c.requiredObjects(epath, m, "conditions", "conditions must be provided", func(_ int, cpath string, cm map[string]any) {
+			if cond, ok := parseCondition(c, cpath, cm); ok {
+				b.conditions = append(b.conditions, cond)
 			}
-			for j, ce := range conds {
-				if cond, ok := parseCondition(c, index(cpath, j), ce); ok {
-					b.conditions = append(b.conditions, cond)
-				}
-			}
-		}
+		})
 		out = append(out, b)
 		c.unknownFields(epath, m, "mode", "match", "conditions")
-	}
+	})
 	return out
 }
 
-func parseCondition(c *checker, path string, v any) (condition, bool) {
-	m, ok := c.object(path, v)
-	if !ok {
-		return condition{}, false
-	}
+func parseCondition(c *checker, path string, m map[string]any) (condition, bool) {
 	defer c.unknownFields(path, m, "field", "operator", "value")
 	var cond condition
 	before := len(c.errs)

@@ -211,6 +211,40 @@ func integer(v any) (int, bool) {
 	return i, err == nil
 }
 
+// objects calls fn for each entry of the array v, with the entry's path;
+// it reports v if it is not an array and each entry that is not an object
+// (fn is not called for those). It returns the array's length, and false
+// when v is not an array.
+func (c *checker) objects(path string, v any, fn func(i int, epath string, m map[string]any)) (int, bool) {
+	list, ok := c.array(path, v)
+	if !ok {
+		return 0, false
+	}
+	for i, e := range list {
+		epath := index(path, i)
+		if m, ok := c.object(epath, e); ok {
+			fn(i, epath, m)
+		}
+	}
+	return len(list), true
+}
+
+// requiredObjects is objects for the field name of m, which must hold a
+// non-empty array: missing or empty, it is reported once with missing.
+func (c *checker) requiredObjects(path string, m map[string]any, name, missing string, fn func(i int, epath string, m map[string]any)) int {
+	fpath := field(path, name)
+	v, ok := lookup(m, name)
+	if !ok {
+		c.add(fpath, "%s", missing)
+		return 0
+	}
+	n, ok := c.objects(fpath, v, fn)
+	if ok && n == 0 {
+		c.add(fpath, "%s", missing)
+	}
+	return n
+}
+
 // stringList returns v's string entries, reporting v if it is not an array
 // and each entry that is not a string.
 func (c *checker) stringList(path string, v any) []string {

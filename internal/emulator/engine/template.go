@@ -95,32 +95,19 @@ func staticSection(c *checker, path string, m map[string]any, lib Library) int {
 	c.optionalBool(path, m, "pageBreak", false)
 	pages := 0
 	layers := map[string]bool{}
-	resolved := false // every template entry named a known template
-	tv, ok := lookup(m, "templates")
-	tpath := field(path, "templates")
-	if !ok {
-		c.add(tpath, "a static section needs at least one template")
-	} else if list, ok := c.array(tpath, tv); ok {
-		if len(list) == 0 {
-			c.add(tpath, "a static section needs at least one template")
+	known := 0
+	n := c.requiredObjects(path, m, "templates", "a static section needs at least one template", func(_ int, epath string, em map[string]any) {
+		tpl, found := knownTemplate(c, epath, em, lib)
+		if found {
+			known++
 		}
-		resolved = len(list) > 0
-		for j, e := range list {
-			epath := index(tpath, j)
-			em, ok := c.object(epath, e)
-			if !ok {
-				resolved = false
-				continue
-			}
-			tpl, found := knownTemplate(c, epath, em, lib)
-			resolved = resolved && found
-			for _, l := range tpl.Layers {
-				layers[l] = true
-			}
-			pages = addPages(pages, templatePages(c, epath, em, tpl, found))
-			c.unknownFields(epath, em, "templateHash", "templatePages")
+		for _, l := range tpl.Layers {
+			layers[l] = true
 		}
-	}
+		pages = addPages(pages, templatePages(c, epath, em, tpl, found))
+		c.unknownFields(epath, em, "templateHash", "templatePages")
+	})
+	resolved := n > 0 && known == n // every template entry named a known template
 	if ev, ok := lookup(m, "elements"); ok {
 		elements(c, field(path, "elements"), ev, layers, resolved)
 	}
@@ -170,17 +157,8 @@ func templatePages(c *checker, path string, m map[string]any, tpl Template, foun
 // checked when the section's templates could be read, so that one bad
 // template does not also flag every element.
 func elements(c *checker, path string, v any, layers map[string]bool, checkLayers bool) {
-	list, ok := c.array(path, v)
-	if !ok {
-		return
-	}
 	names := map[string]bool{}
-	for i, e := range list {
-		epath := index(path, i)
-		m, ok := c.object(epath, e)
-		if !ok {
-			continue
-		}
+	c.objects(path, v, func(_ int, epath string, m map[string]any) {
 		name, ok := c.requiredString(epath, m, "name")
 		if ok {
 			switch {
@@ -202,7 +180,7 @@ func elements(c *checker, path string, v any, layers map[string]bool, checkLayer
 			c.add(vpath, "must be a string or an array of strings, got %s", jsonType(val))
 		}
 		c.unknownFields(epath, m, "name", "value")
-	}
+	})
 }
 
 func blankSection(c *checker, path string, m map[string]any) int {
