@@ -267,11 +267,11 @@ func fetchPackage(d mixedDeps) error {
 	}
 	status, _, b, err := d.c.fetch(req)
 	if err != nil || status != http.StatusOK {
-		return fmt.Errorf("package %s: HTTP %d %v", pkg.ResourceURL, status, err)
+		return fmt.Errorf("package %s: HTTP %d: %w", pkg.ResourceURL, status, err)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
 	if err != nil || len(zr.File) == 0 {
-		return fmt.Errorf("package is no zip with files: %v", err)
+		return fmt.Errorf("package is no zip with files: %w", err)
 	}
 	return nil
 }
