@@ -21,7 +21,8 @@ type request struct {
 	action   string
 	method   string // http.MethodGet or http.MethodPost
 	upload   bool   // multipart/form-data to {upload_url}
-	mutating bool   // never re-sent after an ambiguous failure
+	mutating bool   // changes state: after an ambiguous failure, onAmbiguous decides
+	notify   bool   // setPermissions with notifyViaEmail true (see onAmbiguous)
 	params   map[string]string
 	file     *Upload
 }
@@ -81,7 +82,8 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 		retryable, finalErr := c.classify(ctx, req, res, red, out)
 		// An upload whose reader was consumed can only be re-sent if it rewinds.
 		retry := retryable && attempt <= c.retry.MaxRetries && ctx.Err() == nil &&
-			(!touched || rewind != nil)
+			(!touched || rewind != nil) &&
+			(CodeOf(finalErr) != CodeMaintenance || attempt <= MaintenanceMaxRetries)
 		var backoff time.Duration
 		if retry {
 			backoff = c.backoff(attempt, CodeOf(finalErr))
@@ -97,6 +99,10 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 				return fmt.Errorf("%w; stopped retrying after %d attempts: %w", lastErr, attempt, ctxErr)
 			}
 			if retryable && attempt > 1 {
+				var ou *OutcomeUnknownError
+				if errors.As(finalErr, &ou) {
+					ou.Note = fmt.Sprintf("it was sent %d times (safe: it sets a state rather than adding one) and no attempt got an answer", attempt)
+				}
 				return fmt.Errorf("%w (gave up after %d attempts)", finalErr, attempt)
 			}
 			return finalErr
@@ -121,7 +127,7 @@ func (c *Client) classify(ctx context.Context, req *request, res attemptResult, 
 			res.err = &TransportError{Action: req.action, Sent: res.sent, Err: res.err}
 		}
 		if req.mutating && (res.sent || isDecode) {
-			return false, &OutcomeUnknownError{Action: req.action, Err: res.err}
+			return c.ambiguous(ctx, req, res.err)
 		}
 		if ctx.Err() != nil {
 			return false, res.err
@@ -131,7 +137,8 @@ func (c *Client) classify(ctx context.Context, req *request, res attemptResult, 
 	}
 	code := int(res.env.Code.Value)
 	switch code {
-	case CodePerSecondLimit, CodePerMinuteLimit:
+	case CodePerSecondLimit, CodePerMinuteLimit, CodeMaintenance:
+		// The service turned the call away before acting.
 		return true, redactAPIError(res.env.apiError(req.action), red)
 	case CodeOK:
 		if out == nil {
@@ -144,16 +151,27 @@ func (c *Client) classify(ctx context.Context, req *request, res attemptResult, 
 				Reason: "unexpected data: " + red.redact(err.Error()), Err: err,
 				Snippet: snippet(res.env.Data, red)}
 			if req.mutating {
-				return false, &OutcomeUnknownError{Action: req.action, Err: de}
+				return c.ambiguous(ctx, req, de)
 			}
 			return true, de
 		}
 		return false, nil
 	default:
 		ae := redactAPIError(res.env.apiError(req.action), red)
+		if req.mutating && ambiguousOn(req.action, code) {
+			return c.ambiguous(ctx, req, ae)
+		}
 		retry := !req.mutating && (res.httpStatus >= 500 || code == CodeOperationFailed)
 		return retry, ae
 	}
+}
+
+// ambiguous applies onAmbiguous (policy.go) to a mutating call that failed
+// after its request may have reached the service: an *OutcomeUnknownError,
+// retried only when re-sending is safe.
+func (c *Client) ambiguous(ctx context.Context, req *request, err error) (bool, error) {
+	ou := &OutcomeUnknownError{Action: req.action, Err: err}
+	return onAmbiguous(req.action, req.notify) == resend && ctx.Err() == nil, ou
 }
 
 // redactAPIError scrubs what the service echoed into the message and errors.
@@ -303,8 +321,11 @@ func uploadRewinder(u *Upload) func() error {
 // eight retries then wait out a full minute even with the least jitter.
 func (c *Client) backoff(n int, code int) time.Duration {
 	lo, hi := c.retry.MinBackoff, c.retry.MaxBackoff
-	if code == CodePerMinuteLimit {
+	switch code {
+	case CodePerMinuteLimit:
 		lo, hi = max(lo, PerMinuteMinBackoff), max(hi, PerMinuteMaxBackoff)
+	case CodeMaintenance:
+		lo, hi = max(lo, MaintenanceMinBackoff), max(hi, MaintenanceMaxBackoff)
 	}
 	d := hi
 	if n-1 < 32 {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -90,6 +91,10 @@ type Client struct {
 	http      *http.Client
 	retry     RetryPolicy
 	budget    *Budget
+
+	// One lock per collection for flipbook.add (see lockCollection).
+	addMu    sync.Mutex
+	addLocks map[string]chan struct{}
 
 	// Seams for tests: the wall clock, the backoff/poll sleep and the
 	// jitter source. Production uses time.Now, a timer select on ctx and

@@ -8,21 +8,26 @@
 //
 // # Retries
 //
-// Throttles (codes 31, 32) are retried for every action: the service turned
-// the call away, so sending it again is safe. Read actions also retry
-// transport failures, answers that are not envelopes (*DecodeError), 5xx
-// answers and code 50. Mutating actions (createFromTemplate, createCatalog,
-// setPermissions, setLogo, deleteBackgroundImage, flipbook.add) are retried
-// only when the failure provably came before the request's headers were
-// written (a refused dial); any later failure is an *OutcomeUnknownError and
-// the call is never sent twice. A mutating GET carries an empty,
-// non-replayable body so that net/http does not silently re-send it either.
+// Throttles (codes 31, 32) and maintenance (code 22) are retried for every
+// action: the service turned the call away, so sending it again is safe.
+// Read actions also retry transport failures, answers that are not
+// envelopes (*DecodeError), 5xx answers and code 50. A mutating action is
+// retried freely only when the failure provably came before the request's
+// headers were written (a refused dial). A later failure is ambiguous: the
+// call may have taken effect. What then happens is decided per operation in
+// policy.go: setPermissions, setLogo and deleteBackgroundImage set a state
+// and are sent again; flipbook.add (and setPermissions with
+// notifyViaEmail) read the service back and send again only what did not
+// land; the two creates cannot be confirmed and end in an
+// *OutcomeUnknownError. A mutating GET carries an empty, non-replayable
+// body so that net/http never re-sends it on its own.
 //
 // Backoff doubles from RetryPolicy.MinBackoff (250 ms) to MaxBackoff (10 s)
 // with equal jitter: retry n waits between half and all of
 // min(MinBackoff·2^(n-1), MaxBackoff). A per-minute throttle (32) steps
 // from 5 s to 60 s instead, so the default eight retries outlast the minute
-// the service counts in. Sleeps end early when ctx ends.
+// the service counts in, and maintenance (22) steps from 2 s to 16 s, at
+// most four times. Sleeps end early when ctx ends.
 //
 // # Budget
 //

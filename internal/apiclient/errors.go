@@ -64,10 +64,13 @@ func (e *APIError) Error() string {
 }
 
 // OutcomeUnknownError: a mutating call failed after it may have reached the
-// service. It is never re-sent, so nothing is created twice.
+// service, and the client could not prove whether it took effect.
+// What is done about one is decided per operation in policy.go; Note says
+// what was tried (empty: it was not re-sent).
 type OutcomeUnknownError struct {
 	Action string
 	Err    error
+	Note   string
 }
 
 func (e *OutcomeUnknownError) Error() string {
@@ -75,9 +78,12 @@ func (e *OutcomeUnknownError) Error() string {
 	if e.Err != nil {
 		cause = strings.TrimPrefix(e.Err.Error(), "flipbook API "+e.Action+": ")
 	}
+	note := e.Note
+	if note == "" {
+		note = "it was not re-sent, to avoid doing it twice"
+	}
 	return fmt.Sprintf("flipbook API %s: %s: the request may have reached the service before it failed (%s); "+
-		"it was not re-sent, to avoid doing it twice. %s",
-		e.Action, outcomeUnknownPreamble, cause, whatToCheck(e.Action))
+		"%s. %s", e.Action, outcomeUnknownPreamble, cause, note, whatToCheck(e.Action))
 }
 
 func (e *OutcomeUnknownError) Unwrap() error { return e.Err }

@@ -225,3 +225,14 @@ func withReuseProbe(ctx context.Context, reused *atomic.Bool) context.Context {
 		},
 	})
 }
+
+// actionsSent are the requests f saw for action.
+func actionsSent(f *fakeAPI, action string) []captured {
+	var out []captured
+	for _, c := range f.requests() {
+		if c.Params.Get("action") == action {
+			out = append(out, c)
+		}
+	}
+	return out
+}

@@ -134,13 +134,32 @@ func (c *Client) SetPermissions(ctx context.Context, collectionHash string, perm
 	if err != nil {
 		return nil, fmt.Errorf("flipbook API %s: encoding permissions: %w", ActionSetPermissions, err)
 	}
+	req := &request{action: ActionSetPermissions, method: http.MethodGet, mutating: true, notify: anyNotify(perms),
+		params: map[string]string{"collectionHash": collectionHash, "permissions": js}}
 	var out permissionsData
-	err = c.call(ctx, &request{action: ActionSetPermissions, method: http.MethodGet, mutating: true,
-		params: map[string]string{"collectionHash": collectionHash, "permissions": js}}, &out)
-	if err != nil {
+	if onAmbiguous(ActionSetPermissions, req.notify) != readBack {
+		if err := c.call(ctx, req, &out); err != nil {
+			return nil, err
+		}
+		return nonNilPermissions(out.Permissions), nil
+	}
+	var readBack []Permission // set (never nil) when reading back showed the call had landed
+	if err := c.confirmed(ctx, req, &out, c.confirmPermissions(collectionHash, perms, &readBack)); err != nil {
 		return nil, err
 	}
+	if readBack != nil {
+		return readBack, nil
+	}
 	return nonNilPermissions(out.Permissions), nil
+}
+
+func anyNotify(perms []Permission) bool {
+	for _, p := range perms {
+		if p.NotifyViaEmail {
+			return true
+		}
+	}
+	return false
 }
 
 // nonNilPermissions keeps "no permissions" an empty list, never nil.
@@ -283,9 +302,25 @@ func (c *Client) AddFlipbook(ctx context.Context, in AddFlipbookInput) (*Flipboo
 	if in.Description != "" {
 		p["description"] = in.Description
 	}
+	// Uploads to one collection go one at a time, and the items listed
+	// before each are noted: after an ambiguous failure, a new item is this
+	// upload (policy.go).
+	unlock, err := c.lockCollection(ctx, in.CollectionHash)
+	if err != nil {
+		return nil, fmt.Errorf("flipbook API %s: waiting for another upload to collection %s: %w", ActionAddFlipbook, in.CollectionHash, err)
+	}
+	defer unlock()
+	coll, err := c.GetCollection(ctx, in.CollectionHash)
+	if err != nil {
+		return nil, err
+	}
+	before := make(map[string]bool, len(coll.CollectionItems))
+	for _, it := range coll.CollectionItems {
+		before[it.FlipbookHash] = true
+	}
 	var out Flipbook
-	err = c.call(ctx, &request{action: ActionAddFlipbook, method: http.MethodPost, upload: true, mutating: true,
-		params: p, file: in.File}, &out)
+	err = c.confirmed(ctx, &request{action: ActionAddFlipbook, method: http.MethodPost, upload: true, mutating: true,
+		params: p, file: in.File}, &out, c.adoptAddedItem(in, before, &out))
 	if err != nil {
 		return nil, err
 	}

@@ -172,20 +172,25 @@ func TestGarbageBodyIsDecodeErrorWithStatus(t *testing.T) {
 	}
 }
 
-// Every mutating call meets an ambiguous failure exactly once: no retry,
-// an OutcomeUnknownError that still exposes the cause.
-func TestMutatingCallsNeverResentAfterAmbiguousFailure(t *testing.T) {
-	failures := map[string]func(t *testing.T, w http.ResponseWriter){
-		"5xx html": func(_ *testing.T, w http.ResponseWriter) {
-			w.WriteHeader(http.StatusBadGateway)
-			_, _ = w.Write([]byte(html502))
-		},
-		"garbage":          func(_ *testing.T, w http.ResponseWriter) { writeJSON(w, http.StatusOK, `{"code":20,"sta`) },
-		"reset after send": resetConn,
-		"data of wrong type": func(_ *testing.T, w http.ResponseWriter) {
-			writeJSON(w, http.StatusOK, okEnvelope(`[1]`))
-		},
-	}
+// ambiguousFailures are answers after which a mutating call may or may not
+// have taken effect.
+var ambiguousFailures = map[string]func(t *testing.T, w http.ResponseWriter){
+	"5xx html": func(_ *testing.T, w http.ResponseWriter) {
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = w.Write([]byte(html502))
+	},
+	"garbage":          func(_ *testing.T, w http.ResponseWriter) { writeJSON(w, http.StatusOK, `{"code":20,"sta`) },
+	"reset after send": resetConn,
+	"data of wrong type": func(_ *testing.T, w http.ResponseWriter) {
+		writeJSON(w, http.StatusOK, okEnvelope(`[1]`))
+	},
+}
+
+// The creates meet an ambiguous failure exactly once: no retry (nothing
+// could prove afterwards whether they landed), an OutcomeUnknownError that
+// still exposes the cause.
+func TestCreatesNeverResentAfterAmbiguousFailure(t *testing.T) {
+	failures := ambiguousFailures
 	calls := map[string]func(ctx context.Context, c *Client) error{
 		ActionCreateFromTemplate: func(ctx context.Context, c *Client) error {
 			_, err := c.CreateFromTemplate(ctx, CreateFromTemplateInput{Sections: []Section{{Type: SectionStatic}}})
@@ -193,22 +198,6 @@ func TestMutatingCallsNeverResentAfterAmbiguousFailure(t *testing.T) {
 		},
 		ActionCreateCatalog: func(ctx context.Context, c *Client) error {
 			_, err := c.CreateCatalog(ctx, CreateCatalogInput{Sections: []Section{{Type: SectionFeed}}})
-			return err
-		},
-		ActionSetPermissions: func(ctx context.Context, c *Client) error {
-			_, err := c.SetPermissions(ctx, "c-1", nil)
-			return err
-		},
-		ActionDeleteBackgroundImage: func(ctx context.Context, c *Client) error {
-			_, err := c.DeleteBackgroundImage(ctx, "c-1", ResponseFormat{})
-			return err
-		},
-		ActionSetLogo: func(ctx context.Context, c *Client) error {
-			_, err := c.SetLogo(ctx, SetLogoInput{CollectionHash: "c-1", File: &Upload{Name: "l.png", Body: strings.NewReader("png")}})
-			return err
-		},
-		ActionAddFlipbook: func(ctx context.Context, c *Client) error {
-			_, err := c.AddFlipbook(ctx, AddFlipbookInput{CollectionHash: "c-1", FileURL: "https://example.com/a.pdf"})
 			return err
 		},
 	}
@@ -257,13 +246,14 @@ func TestMutatingCallTimeoutWhileWaitingIsOutcomeUnknown(t *testing.T) {
 
 // flakyDialer refuses the first dials, as a service that is not up yet.
 type flakyDialer struct {
+	skip   atomic.Int32 // dials let through before refusing
 	refuse atomic.Int32
 	dials  atomic.Int32
 }
 
 func (d *flakyDialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
 	d.dials.Add(1)
-	if d.refuse.Add(-1) >= 0 {
+	if d.skip.Add(-1) < 0 && d.refuse.Add(-1) >= 0 {
 		return nil, &net.OpError{Op: "dial", Net: network, Err: errors.New("connect: connection refused")}
 	}
 	var nd net.Dialer
@@ -271,13 +261,18 @@ func (d *flakyDialer) DialContext(ctx context.Context, network, addr string) (ne
 }
 
 func TestDialFailureRetriedEvenForMutatingCalls(t *testing.T) {
-	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
+	f := newFakeAPI(t, func(_ int, c captured, w http.ResponseWriter, _ *http.Request) {
+		if c.Params.Get("action") == ActionGetCollection {
+			writeJSON(w, http.StatusOK, okEnvelope(`{"collectionHash":"c-1"}`))
+			return
+		}
 		writeJSON(w, http.StatusOK, okEnvelope(`{"flipbookHash":"f-1"}`))
 	})
 	d := &flakyDialer{}
+	d.skip.Store(1) // the collection.getCollection made before the upload
 	d.refuse.Store(2)
 	c, fs := newTestClient(t, f, func(cfg *Config) {
-		cfg.HTTPClient = &http.Client{Transport: &http.Transport{DialContext: d.DialContext}}
+		cfg.HTTPClient = &http.Client{Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}}
 	})
 	// A file body that is not seekable: a refused dial must not consume it.
 	fb, err := c.AddFlipbook(t.Context(), AddFlipbookInput{CollectionHash: "c-1",
@@ -285,11 +280,11 @@ func TestDialFailureRetriedEvenForMutatingCalls(t *testing.T) {
 	if err != nil || fb.FlipbookHash != "f-1" {
 		t.Fatalf("got %+v, %v", fb, err)
 	}
-	if d.dials.Load() != 3 || f.count() != 1 || len(fs.recorded()) != 2 {
+	if d.dials.Load() != 4 || f.count() != 2 || len(fs.recorded()) != 2 {
 		t.Errorf("dials %d, requests %d, backoffs %v", d.dials.Load(), f.count(), fs.recorded())
 	}
-	if string(f.requests()[0].File) != "%PDF" {
-		t.Errorf("file arrived as %q", f.requests()[0].File)
+	if string(f.requests()[1].File) != "%PDF" {
+		t.Errorf("file arrived as %q", f.requests()[1].File)
 	}
 }
 
@@ -310,7 +305,9 @@ func TestMutatingGetNotReplayedOnReusedConnection(t *testing.T) {
 		}
 		writeJSON(w, http.StatusOK, okEnvelope(`{"collectionHash":"c-1"}`))
 	})
-	c, _ := newTestClient(t, f, nil)
+	// No retries: the one read back (collection.getPermissions) finds the
+	// list not saved, and the call is not sent again by the client either.
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = -1 })
 	var reused atomic.Bool
 	ctx := t.Context()
 	if _, err := c.GetCollection(ctx, "c-1"); err != nil { // opens a keep-alive connection
