@@ -217,8 +217,6 @@ func newAddAPI(t *testing.T, lose map[int]bool, landed func(n int) bool, extra s
 	return a
 }
 
-
-
 const testPDF = "%PDF-1.4 a small document"
 
 func addInput(title string) AddFlipbookInput {
