@@ -358,11 +358,18 @@ func (c *call) downloadHTML() reply {
 		return ok(obj{{"status", "FAILED"}})
 	}
 	if col.Package == nil {
-		col.Package = &htmlPackage{ReadyAt: now.Add(e.pkgDelay)}
+		col.Package = &htmlPackage{ReadyAt: now.Add(e.pkgDelay), Failed: c.failPkg}
 		e.changed()
 	}
 	if now.Before(col.Package.ReadyAt) {
 		return ok(obj{{"status", "PROCESSING"}})
+	}
+	if col.Package.Failed {
+		// Reported once; the next call starts a new package (README,
+		// "Emulator choices").
+		col.Package = nil
+		e.changed()
+		return ok(obj{{"status", "FAILED"}})
 	}
 	// Links answer 410 for an hour after they expire, then are forgotten.
 	for t, tok := range e.tokens {

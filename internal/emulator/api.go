@@ -19,6 +19,7 @@ import (
 // Status texts of the spec's error table.
 var statusText = map[int]string{
 	20: "OK",
+	22: "Maintenance mode", // not in the spec's table; see the README, "Emulator choices"
 	30: "Missing mandatory parameter",
 	31: "Requests per second limit exceeded",
 	32: "Requests per minute limit exceeded",
@@ -120,6 +121,8 @@ type call struct {
 	acct       *account
 	base       string // "http://host" of the emulator, for the URLs it hands out
 	failGen    bool   // the generation_failed fault was drawn for this call
+	failConv   bool   // the conversion_failed fault was drawn for this call
+	failPkg    bool   // the package_failed fault was drawn for this call
 	uploadBase bool
 }
 
@@ -192,7 +195,7 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 	action := q.get("action")
 	fmtAsked, _ := requestedFormat(q)
 
-	fault := e.drawFault(action)
+	fault := e.drawFault(action, q.params)
 	switch fault {
 	case "reset":
 		e.count(action, "fault")
@@ -219,6 +222,10 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 	case "permissions_failure":
 		e.finish(w, action, fmtAsked, fail(50), false)
 		return
+	case "maintenance":
+		// Before the call acts: the service refuses every request.
+		e.finish(w, action, fmtAsked, fail(22), false)
+		return
 	case "slow":
 		t := time.NewTimer(e.slowDelay())
 		select {
@@ -230,7 +237,8 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 		}
 	}
 
-	c := &call{e: e, ctx: r.Context(), q: q, base: "http://" + r.Host, failGen: fault == "generation_failed", uploadBase: uploadBase}
+	c := &call{e: e, ctx: r.Context(), q: q, base: "http://" + r.Host, failGen: fault == "generation_failed",
+		failConv: fault == "conversion_failed", failPkg: fault == "package_failed", uploadBase: uploadBase}
 	rep, fm := c.answer()
 	e.persist()
 	e.finish(w, action, fm, rep, fault == "reset_after")

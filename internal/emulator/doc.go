@@ -182,16 +182,23 @@
 //
 // POST /_emulator/faults {"rate": r, "kinds": [...]} (or SetFaults, or the
 // fixture's "faults") makes a share r of API calls meet one of the kinds
-// that can hit that call, chosen uniformly with a seeded generator
-// (Options.FaultSeed or faults.seed replay a sequence): rate_limit (an
-// envelope 31 or 32), http_502 (HTTP 502 with an HTML page), reset (the
-// connection is closed without an answer), slow (the call runs after
-// faults.slowMs, default 3000 ms), garbage (HTTP 200 with a truncated JSON
-// body) all happen before the call changes anything; reset_after performs
-// the call and then closes the connection; generation_failed (generations
-// only) lets the generation be accepted and end failed; permissions_failure
+// that can hit that call, chosen uniformly: rate_limit (an envelope 31 or
+// 32), http_502 (HTTP 502 with an HTML page), reset (the connection is
+// closed without an answer), slow (the call runs after faults.slowMs,
+// default 3000 ms), garbage (HTTP 200 with a truncated JSON body) and
+// maintenance (code 22 "Maintenance mode") all happen before the call
+// changes anything; reset_after performs the call, uploads included, and
+// then closes the connection; generation_failed (generations only),
+// conversion_failed (flipbook.add only) and package_failed (downloadHTML
+// only) let the job be accepted and end FAILED (a failed package is
+// reported once; the next call starts a new one); permissions_failure
 // (getPermissions/setPermissions only) answers 50. Control endpoints never
 // meet faults.
+//
+// The dice are seeded (Options.FaultSeed or faults.seed) and keyed by the
+// call: the fate of the nth call with given parameters (signature and
+// hashes aside) is the same in every run, however concurrent callers
+// interleave, so a fault pattern replays.
 //
 // # Control endpoints
 //

@@ -146,6 +146,7 @@ type item struct {
 	PageCount   int       `json:"pageCount"`
 	Extension   string    `json:"extension"`
 	ReadyAt     time.Time `json:"readyAt"` // conversion end
+	Failed      bool      `json:"conversionFailed,omitempty"` // the conversion_failed fault: FAILED at ReadyAt
 }
 
 type permission struct {
@@ -156,6 +157,7 @@ type permission struct {
 
 type htmlPackage struct {
 	ReadyAt time.Time `json:"readyAt"`
+	Failed  bool      `json:"failed,omitempty"` // the package_failed fault: FAILED at ReadyAt
 }
 
 type packageToken struct {
@@ -232,6 +234,7 @@ func New(opts Options) (*Emulator, error) {
 		seed = mrand.Uint64()
 	}
 	e.dice = mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	e.faults.seed = seed
 
 	now := e.now().UTC()
 	for i := range fx.Accounts {
@@ -404,22 +407,29 @@ func (c *collection) flipbookStatus(now time.Time) string {
 	case c.GenFailed:
 		return "failed"
 	}
+	status := "complete"
 	for _, it := range c.Items {
 		if now.Before(it.ReadyAt) {
 			return "processing"
 		}
+		if it.Failed {
+			status = "failed"
+		}
 	}
-	return "complete"
+	return status
 }
 
 // convertStatus is an item's convertStatus now: FAILED when the generation
-// failed, PROCESSING until its generation or conversion ends.
+// failed, PROCESSING until its generation or conversion ends, then FAILED
+// when the conversion_failed fault hit its upload.
 func (c *collection) convertStatus(it *item, now time.Time) string {
 	switch {
 	case c.GenFailed:
 		return "FAILED"
 	case c.processing(now), now.Before(it.ReadyAt):
 		return "PROCESSING"
+	case it.Failed:
+		return "FAILED"
 	}
 	return "COMPLETE"
 }

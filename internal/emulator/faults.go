@@ -1,13 +1,18 @@
 package emulator
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"sort"
 	"time"
 )
 
-// Fault kinds: the seven of CONTRACT.md and permissions_failure, this
-// package's way to make the permissions service fail (code 50).
+// Fault kinds: the seven of the README's fault list, conversion_failed,
+// package_failed and maintenance (the contract's additions), and
+// permissions_failure, this package's way to make the permissions service
+// fail (code 50).
 var faultKinds = map[string]bool{
 	"rate_limit":          true,
 	"http_502":            true,
@@ -16,6 +21,9 @@ var faultKinds = map[string]bool{
 	"garbage":             true,
 	"reset_after":         true,
 	"generation_failed":   true,
+	"conversion_failed":   true,
+	"package_failed":      true,
+	"maintenance":         true,
 	"permissions_failure": true,
 }
 
@@ -23,6 +31,8 @@ type faultConfig struct {
 	rate  float64
 	kinds []string
 	slow  time.Duration
+	seed  uint64
+	seen  map[uint64]uint64 // calls so far per fault key (see faultKey)
 }
 
 func checkFaults(rate float64, kinds []string) error {
@@ -41,12 +51,17 @@ func checkFaults(rate float64, kinds []string) error {
 }
 
 // applies reports whether a fault kind can hit a call of action: the
-// generation fault only hits generations and the permissions fault only the
-// permissions actions; the others hit any call.
+// generation, conversion and package faults only hit the calls that start
+// those jobs, and the permissions fault only the permissions actions; the
+// others hit any call.
 func applies(kind, action string) bool {
 	switch kind {
 	case "generation_failed":
 		return action == "collection.createFromTemplate" || action == "collection.createCatalog"
+	case "conversion_failed":
+		return action == "flipbook.add"
+	case "package_failed":
+		return action == "collection.downloadHTML"
 	case "permissions_failure":
 		return action == "collection.getPermissions" || action == "collection.setPermissions"
 	}
@@ -55,7 +70,14 @@ func applies(kind, action string) bool {
 
 // drawFault rolls the dice for one API call: with probability rate one of
 // the kinds that apply to the action, chosen uniformly; "" for none.
-func (e *Emulator) drawFault(action string) string {
+//
+// The dice are keyed, not sequential: the fate of a call depends on the
+// seed, the action, its parameters (all but the signature and the
+// collection and flipbook hashes, which are random) and how many calls with
+// that key came before. So the nth createCatalog of a given catalog meets
+// the same fault in every run with the same seed, however concurrent
+// clients interleave their calls.
+func (e *Emulator) drawFault(action string, params map[string]string) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.faults.rate <= 0 {
@@ -67,10 +89,53 @@ func (e *Emulator) drawFault(action string) string {
 			kinds = append(kinds, k)
 		}
 	}
-	if len(kinds) == 0 || e.dice.Float64() >= e.faults.rate {
+	if len(kinds) == 0 {
 		return ""
 	}
-	return kinds[e.dice.IntN(len(kinds))]
+	key := faultKey(e.faults.seed, action, params)
+	if e.faults.seen == nil {
+		e.faults.seen = map[uint64]uint64{}
+	}
+	n := e.faults.seen[key]
+	e.faults.seen[key] = n + 1
+	r := mix(key ^ mix(n+1))
+	if float64(r>>11)/(1<<53) >= e.faults.rate {
+		return ""
+	}
+	return kinds[mix(r)%uint64(len(kinds))]
+}
+
+// faultKey hashes what identifies a call for the fault dice.
+func faultKey(seed uint64, action string, params map[string]string) uint64 {
+	keys := make([]string, 0, len(params))
+	for k := range params {
+		switch k {
+		case "signature", "collectionHash", "flipbookHash":
+		default:
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	h := fnv.New64a()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], seed)
+	h.Write(b[:])
+	h.Write([]byte(action))
+	for _, k := range keys {
+		h.Write([]byte{0})
+		h.Write([]byte(k))
+		h.Write([]byte{0})
+		h.Write([]byte(params[k]))
+	}
+	return h.Sum64()
+}
+
+// mix is SplitMix64's finaliser: a well-spread 64-bit value from any input.
+func mix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
 }
 
 func (e *Emulator) coin() bool {

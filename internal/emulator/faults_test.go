@@ -1,8 +1,10 @@
 package emulator
 
 import (
+	"bytes"
 	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -162,5 +164,152 @@ func TestFaultsDeterministic(t *testing.T) {
 	}
 	if faults == 0 || faults == len(a) {
 		t.Fatalf("rate 0.5 gave %d faults of %d", faults, len(a))
+	}
+}
+
+// The contract's added kinds: a conversion or a package that ends FAILED,
+// and code 22 before the call acts. reset_after hits uploads too: the
+// upload took effect, the answer is lost.
+func TestFaultsAdditions(t *testing.T) {
+	srv, c := startTest(t, nil)
+	e := srv.Emulator
+	only := func(kinds ...string) {
+		t.Helper()
+		if err := e.SetFaults(1, kinds); err != nil {
+			t.Fatal(err)
+		}
+	}
+	items := func() int { return len(c.collection("pub-private-1").CollectionItems) }
+	pdf := func() filePart { return filePart{"Doc.pdf", bytes.NewReader(minimalPDF(2))} }
+
+	t.Run("conversion_failed", func(t *testing.T) {
+		c := c.with(t)
+		only("conversion_failed")
+		wantCode(t, c.get(get("user.getStats", "")), 20, "OK") // other actions untouched
+		var fb struct{ FlipbookHash, ConvertStatus string }
+		env := c.upload(get("flipbook.add", "pub-private-1"), pdf())
+		wantCode(t, env, 20, "OK")
+		env.into(t, &fb)
+		if fb.ConvertStatus != "PROCESSING" {
+			t.Fatalf("answer %+v: the failure shows only when conversion ends", fb)
+		}
+		if err := e.SetFaults(0, nil); err != nil {
+			t.Fatal(err)
+		}
+		col := c.waitFor("pub-private-1", func(col testCollection) bool {
+			for _, it := range col.CollectionItems {
+				if it.FlipbookHash == fb.FlipbookHash {
+					return it.ConvertStatus != "PROCESSING"
+				}
+			}
+			return false
+		})
+		for _, it := range col.CollectionItems {
+			if it.FlipbookHash == fb.FlipbookHash && it.ConvertStatus != "FAILED" {
+				t.Fatalf("item %+v, want FAILED", it)
+			}
+		}
+		if col.FlipbookStatus != "failed" {
+			t.Errorf("flipbookStatus %v, want failed", col.FlipbookStatus)
+		}
+	})
+	t.Run("package_failed", func(t *testing.T) {
+		c := c.with(t)
+		only("package_failed")
+		statuses := []string{}
+		for range 40 {
+			var pkg struct{ Status, ResourceURL string }
+			c.get(get("collection.downloadHTML", "pub-public-1")).into(t, &pkg)
+			statuses = append(statuses, pkg.Status)
+			if pkg.Status != "PROCESSING" {
+				if pkg.Status != "FAILED" || pkg.ResourceURL != "" {
+					t.Fatalf("package %+v, want FAILED without a link", pkg)
+				}
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if statuses[len(statuses)-1] != "FAILED" {
+			t.Fatalf("statuses %v", statuses)
+		}
+		// Reported once: with the fault off the next call starts a new package.
+		if err := e.SetFaults(0, nil); err != nil {
+			t.Fatal(err)
+		}
+		var pkg struct{ Status string }
+		c.get(get("collection.downloadHTML", "pub-public-1")).into(t, &pkg)
+		if pkg.Status == "FAILED" {
+			t.Fatal("a failed package stayed failed")
+		}
+	})
+	t.Run("maintenance", func(t *testing.T) {
+		c := c.with(t)
+		only("maintenance")
+		before := len(e.Collections())
+		wantCode(t, c.post(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections}), 22, "Maintenance mode")
+		wantCode(t, c.upload(get("flipbook.add", "pub-private-1"), pdf()), 22, "Maintenance mode")
+		if err := e.SetFaults(0, nil); err != nil {
+			t.Fatal(err)
+		}
+		if len(e.Collections()) != before {
+			t.Fatal("a call in maintenance mode took effect")
+		}
+	})
+	t.Run("reset_after on uploads", func(t *testing.T) {
+		c := c.with(t)
+		before := items()
+		only("reset_after")
+		_, _, _, err := c.fetch(c.uploadRequest(c.srv.UploadURL, get("flipbook.add", "pub-private-1"), pdf()))
+		if err == nil {
+			t.Fatal("flipbook.add: the connection was not dropped")
+		}
+		_, _, _, err = c.fetch(c.uploadRequest(c.srv.UploadURL, get("collection.setLogo", "pub-private-1"),
+			filePart{"logo.png", strings.NewReader("\x89PNG\r\n\x1a\nrest")}))
+		if err == nil {
+			t.Fatal("setLogo: the connection was not dropped")
+		}
+		if err := e.SetFaults(0, nil); err != nil {
+			t.Fatal(err)
+		}
+		if after := items(); after != before+1 {
+			t.Fatalf("items %d -> %d: the lost upload did not take effect once", before, after)
+		}
+		var col struct{ Settings map[string]any }
+		env := c.get(get("collection.getCollection", "pub-private-1"))
+		env.into(t, &col)
+		if col.Settings["logoImage"] == nil || col.Settings["logoImage"] == "" {
+			t.Fatalf("the lost setLogo did not take effect: %v", col.Settings)
+		}
+		got := e.Requests()
+		if got["flipbook.add"]["fault"] != 1 || got["collection.setLogo"]["fault"] != 1 {
+			t.Fatalf("counters %v %v", got["flipbook.add"], got["collection.setLogo"])
+		}
+	})
+}
+
+// The dice are keyed by the call: the fates of calls with different
+// parameters do not depend on the order they arrive in.
+func TestFaultsKeyedByCall(t *testing.T) {
+	fates := func(order []int) map[int][]int {
+		fx := fastFixture()
+		fx.Faults = &FaultsFixture{Rate: 0.5, Kinds: []string{"rate_limit"}, Seed: 7}
+		_, c := startTest(t, fx)
+		out := map[int][]int{}
+		for _, i := range order {
+			p := map[string]string{"action": "collection.getEmbed", "collectionHash": "pub-private-1", "width": itoa(100 + i)}
+			code := c.get(p).Code
+			if code == 32 {
+				code = 31
+			}
+			out[i] = append(out[i], code)
+		}
+		return out
+	}
+	a := fates([]int{1, 2, 3, 1, 2, 3, 1, 2, 3, 4, 5, 6, 7, 8})
+	b := fates([]int{8, 7, 6, 5, 4, 3, 3, 3, 2, 2, 1, 1, 2, 1})
+	for k := range a {
+		if !reflect.DeepEqual(a[k], b[k]) {
+			t.Fatalf("call %d met %v in one order and %v in another", k, a[k], b[k])
+		}
 	}
 }

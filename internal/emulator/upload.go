@@ -247,13 +247,14 @@ func (c *call) addFlipbook() reply {
 		return fail(33)
 	}
 	a.Uploads[month]++
-	it := &item{Hash: newHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(e.convDelay)}
+	it := &item{Hash: newHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(e.convDelay),
+		Failed: c.failConv}
 	col.Items = append(col.Items, it)
 	col.Package = nil // the next download packages the new document too
 	e.changed()
 	status := "PROCESSING"
 	if e.convDelay == 0 {
-		status = "COMPLETE"
+		status = col.convertStatus(it, now)
 	}
 	return ok(obj{
 		{"flipbookHash", it.Hash},
