@@ -292,22 +292,30 @@ func (e *Emulator) Handler() http.Handler {
 	mux.HandleFunc("GET /_emulator/faults", func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
 		body := map[string]any{"rate": e.faults.rate, "kinds": append([]string{}, e.faults.kinds...)}
+		if len(e.faults.actions) > 0 {
+			body["actions"] = append([]string{}, e.faults.actions...)
+		}
 		e.mu.Unlock()
 		writeJSON(w, http.StatusOK, body)
 	})
 	mux.HandleFunc("POST /_emulator/faults", func(w http.ResponseWriter, r *http.Request) {
 		var body struct {
-			Rate  float64  `json:"rate"`
-			Kinds []string `json:"kinds"`
+			Rate    float64  `json:"rate"`
+			Kinds   []string `json:"kinds"`
+			Actions []string `json:"actions,omitempty"` // extension: only these actions meet faults
 		}
 		if !readJSON(w, r, &body) {
 			return
 		}
-		if err := e.SetFaults(body.Rate, body.Kinds); err != nil {
+		if err := e.SetFaultsOn(body.Actions, body.Rate, body.Kinds); err != nil {
 			writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"rate": body.Rate, "kinds": body.Kinds})
+		out := map[string]any{"rate": body.Rate, "kinds": body.Kinds}
+		if len(body.Actions) > 0 {
+			out["actions"] = body.Actions
+		}
+		writeJSON(w, http.StatusOK, out)
 	})
 	mux.HandleFunc("GET /_emulator/notifications", func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, e.Notifications())

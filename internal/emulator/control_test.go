@@ -148,6 +148,18 @@ func TestControlEndpoints(t *testing.T) {
 	if code := controlDo(t, "POST", ctl+"faults", `{"rate":1,"kinds":["flood"]}`, nil); code != 400 {
 		t.Fatalf("unknown kind: %d", code)
 	}
+	// Limited to some actions: the others pass.
+	var faults struct{ Actions []string }
+	if code := controlDo(t, "POST", ctl+"faults", `{"rate":1,"kinds":["maintenance"],"actions":["collection.getEmbed"]}`, nil); code != 200 {
+		t.Fatalf("faults on actions: %d", code)
+	}
+	controlDo(t, "GET", ctl+"faults", "", &faults)
+	if len(faults.Actions) != 1 {
+		t.Fatalf("faults read back %+v", faults)
+	}
+	wantCode(t, c.get(get("collection.getEmbed", "pub-private-1")), 22, "Maintenance mode")
+	wantCode(t, c.get(get("collection.getCollection", "pub-private-1")), 20, "OK")
+	controlDo(t, "POST", ctl+"faults", `{"rate":0}`, nil)
 
 	// Generation delay.
 	if code := controlDo(t, "POST", ctl+"generation", `{"delayMs":60000}`, nil); code != 200 {

@@ -195,6 +195,8 @@
 // (getPermissions/setPermissions only) answers 50. Control endpoints never
 // meet faults.
 //
+// An optional "actions" list (SetFaultsOn) limits faults to those actions.
+//
 // The dice are seeded (Options.FaultSeed or faults.seed) and keyed by the
 // call: the fate of the nth call with given parameters (signature and
 // hashes aside) is the same in every run, however concurrent callers

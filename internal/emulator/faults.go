@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"slices"
 	"sort"
 	"time"
 )
@@ -33,6 +34,8 @@ type faultConfig struct {
 	slow  time.Duration
 	seed  uint64
 	seen  map[uint64]uint64 // calls so far per fault key (see faultKey)
+	// actions limits faults to these actions; empty means every action.
+	actions []string
 }
 
 func checkFaults(rate float64, kinds []string) error {
@@ -81,6 +84,9 @@ func (e *Emulator) drawFault(action string, params map[string]string) string {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.faults.rate <= 0 {
+		return ""
+	}
+	if len(e.faults.actions) > 0 && !slices.Contains(e.faults.actions, action) {
 		return ""
 	}
 	var kinds []string
@@ -160,6 +166,19 @@ func (e *Emulator) SetFaults(rate float64, kinds []string) error {
 	defer e.mu.Unlock()
 	e.faults.rate = rate
 	e.faults.kinds = append([]string(nil), kinds...)
+	e.faults.actions = nil
+	return nil
+}
+
+// SetFaultsOn is SetFaults limited to the calls of actions (an emulator
+// extension, for tests that fault one operation and read freely).
+func (e *Emulator) SetFaultsOn(actions []string, rate float64, kinds []string) error {
+	if err := e.SetFaults(rate, kinds); err != nil {
+		return err
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.faults.actions = append([]string(nil), actions...)
 	return nil
 }
 
