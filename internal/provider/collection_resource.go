@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -185,7 +186,11 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 
 	hash, diags, err := r.kind.create(ctx, r.client, plan.Sections, plan.Title.ValueString(), plan.Folder.ValueString())
 	resp.Diagnostics.Append(diags...)
-	if err != nil {
+	switch {
+	case apiclient.IsOutcomeUnknown(err):
+		resp.Diagnostics.AddError(r.kind.title+" May Exist Without Being In State",
+			r.mayExistDetail(plan.Title.ValueString(), plan.Folder.ValueString(), err))
+	case err != nil:
 		addAPIError(&resp.Diagnostics, "Error Creating "+r.kind.title, "creating the "+r.kind.noun, err)
 	}
 	if resp.Diagnostics.HasError() {
@@ -261,6 +266,31 @@ func (r *collectionResource) Delete(ctx context.Context, req resource.DeleteRequ
 	var hash types.String
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &hash)...)
 	resp.Diagnostics.AddWarning("Flipbook Collection Kept In The Account", r.keptDetail(hash.ValueString()))
+}
+
+// mayExistDetail explains a create whose answer was lost: the API offers no
+// way to find the collection it may have queued (policy.go in the API
+// client), so the user is told what to look for and how to adopt it.
+func (r *collectionResource) mayExistDetail(title, folder string, err error) string {
+	if title == "" {
+		title = "(no title)"
+	} else {
+		title = fmt.Sprintf("%q", title)
+	}
+	if folder == "" {
+		folder = "the root folder"
+	} else {
+		folder = fmt.Sprintf("folder %q", folder)
+	}
+	typ := "flipbook_" + r.kind.typeSuffix
+	return fmt.Sprintf("The request to create the %s titled %s in %s may have reached the service before the connection "+
+		"failed (%s).\n\nThe API cannot look a collection up by title, so the provider cannot tell whether it was created, "+
+		"and it did not send the request again: that could create a second one. Look in the account (the Flipbook web "+
+		"application) for a %s titled %s in %s, created just now.\n\n"+
+		"- If it is there, adopt it instead of creating another: terraform import %s.<name> <collection-hash> "+
+		"(the resource address is shown above), or an import block; then apply again.\n"+
+		"- If it is not, apply again.",
+		r.kind.noun, title, folder, strings.TrimSuffix(err.Error(), "."), r.kind.noun, title, folder, typ)
 }
 
 func (r *collectionResource) keptDetail(hash string) string {

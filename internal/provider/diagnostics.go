@@ -44,8 +44,9 @@ func apiErrorAdvice(err error) string {
 	)
 	switch {
 	case errors.As(err, &outcome):
-		return "The request may have reached the service before the connection failed, so it was not sent again " +
-			"(sending it twice could create a second object). Check the account for the result before applying again."
+		return "The request may have reached the service before the connection failed, and reading the service back " +
+			"could not prove whether it took effect, so it was not sent again (sending it twice could do it twice). " +
+			"Check the account for the result before applying again."
 	case errors.As(err, &job):
 		return "The service accepted the job but reported that it failed. Check the inputs it was given, then apply again."
 	case errors.As(err, &decode):
@@ -54,7 +55,14 @@ func apiErrorAdvice(err error) string {
 	case errors.Is(err, context.DeadlineExceeded):
 		return "The operation did not finish before its deadline. Raise the matching value in the resource's timeouts block, or try again."
 	}
+	if apiclient.IsUnlistedCode(err) {
+		return "The service answered with a code the API specification does not list (code and status above, as sent). " +
+			"Try again later; if it persists, report the code to the service's support."
+	}
 	switch apiclient.CodeOf(err) {
+	case apiclient.CodeMaintenance:
+		return "The service is in maintenance mode and completes no request; the provider retried with growing pauses. " +
+			"Nothing was changed by the refused call. Apply again once the maintenance is over."
 	case 31, 32:
 		return "The service kept throttling the requests until the retry limit or deadline. Lower Terraform's -parallelism, " +
 			"set requests_per_second / requests_per_minute in the provider block, or raise max_retries."

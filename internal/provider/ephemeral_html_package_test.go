@@ -158,6 +158,37 @@ func TestAccHTMLPackageEphemeral_failedAndWaiting(t *testing.T) {
 	})
 }
 
+// The emulator's package_failed fault: a healthy, published collection
+// whose package generation ends FAILED, through the real CLI. The next open
+// starts a new package and gets a link.
+func TestAccHTMLPackageEphemeral_packageFailed(t *testing.T) {
+	t.Parallel()
+	emu := newTestEmulator(t, nil)
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		ProtoV6ProviderFactories: withEcho(),
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				if err := emu.Emulator.SetFaults(1, []string{"package_failed"}); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Config: htmlPackageConfig(emu, "pub-private-1"),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("status"), knownvalue.StringExact("FAILED")),
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("resource_url"), knownvalue.Null()),
+			},
+		}},
+	})
+	if err := emu.Emulator.SetFaults(0, nil); err != nil {
+		t.Fatal(err)
+	}
+	resp, m := openHTMLPackage(t, emu, "pub-private-1", "1m")
+	if resp.Diagnostics.HasError() || m.Status.ValueString() != "COMPLETE" || m.ResourceURL.IsNull() {
+		t.Errorf("after the failed package: status %s, link %s, %v", m.Status, m.ResourceURL, resp.Diagnostics)
+	}
+}
+
 // openHTMLPackage runs Open against the emulator with the given
 // collection_hash and open timeout.
 func openHTMLPackage(t *testing.T, emu *testEmulator, hash, timeout string) (ephemeral.OpenResponse, htmlPackageModel) {

@@ -191,6 +191,57 @@ func TestAccCatalog_adoptAfterImport(t *testing.T) {
 	}
 }
 
+// A create whose answer is lost cannot be confirmed (the API lists no
+// collections): the error names the catalog's title and folder and says how
+// to adopt it; following that advice adopts the one catalog created.
+func TestAccCatalog_lostAnswerNamesTheCatalog(t *testing.T) {
+	e := newTestEmulator(t, nil)
+	cfg := e.providerConfig("") + catalog(trailByPrice)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					if err := e.Emulator.SetFaultsOn([]string{"collection.createCatalog"}, 1, []string{"reset_after"}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ExpectError: msgRe("Catalog May Exist Without Being In State", `catalog titled "Shoes 2026" in folder "Catalogs"`,
+					"did not send the request again", "terraform import flipbook_catalog.<name> <collection-hash>"),
+			},
+			{
+				PreConfig: func() {
+					if err := e.Emulator.SetFaults(0, nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             cfg,
+				ResourceName:       shoesAddr,
+				ImportState:        true,
+				ImportStatePersist: true,
+				ImportStateIdFunc: func(*terraform.State) (string, error) {
+					c := latest(t, e, "catalog")
+					if c.Title != "Shoes 2026" || c.Folder != "Catalogs" {
+						return "", fmt.Errorf("the lost create made %q in %q", c.Title, c.Folder)
+					}
+					return c.CollectionHash, nil
+				},
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(shoesAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+	if n := len(generated(e, "catalog")); n != 1 || calls(e, "collection.createCatalog") != 1 {
+		t.Errorf("%d catalogs after %d creates, want one of each", n, calls(e, "collection.createCatalog"))
+	}
+}
+
 func TestAccCatalog_validation(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	section := func(extra string) string {

@@ -182,6 +182,65 @@ func TestAccCollectionPermissions_lifecycle(t *testing.T) {
 	})
 }
 
+// A lost answer with notify_via_email: the provider reads the list back,
+// finds it saved and does not send it again, so nobody is emailed twice.
+// Without notification the list is simply sent again.
+func TestAccCollectionPermissions_lostAnswer(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	const hash = "pub-private-1"
+	support := `{ type = "teammate", group = "Support" }`
+	lose := func() {
+		if err := emu.Emulator.SetFaultsOn([]string{apiclient.ActionSetPermissions}, 1, []string{"reset_after"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				PreConfig: lose,
+				Config:    permissionsConfig(emu, hash, "notify_via_email = true", support),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Support"}),
+					checkNotified(emu, hash, "ben@example.com", "chloe@example.com"),
+					func(*terraform.State) error {
+						if got := emu.Emulator.Requests()[apiclient.ActionSetPermissions]; got["fault"] != 1 || len(got) != 1 {
+							return fmt.Errorf("setPermissions counters %v, want one send whose answer was lost", got)
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// Without notification: sent again within the retry budget
+				// (every send loses its answer here, so after three sends
+				// the error says what was tried).
+				PreConfig: lose,
+				Config: emu.providerConfig("max_retries = 2") + `
+resource "flipbook_collection_permissions" "test" {
+  collection_hash = "` + hash + `"
+  permissions     = [{ type = "teammate", email = "ana@example.com" }]
+}
+`,
+				ExpectError: msgRe("outcome unknown", "it was sent", "times"),
+			},
+			{
+				PreConfig: func() {
+					if err := emu.Emulator.SetFaults(0, nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: permissionsConfig(emu, hash, "", `{ type = "teammate", email = "ana@example.com" }`),
+				Check:  checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Email: "ana@example.com"}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
 func setOutside(t *testing.T, api *apiclient.Client, hash string, perms ...apiclient.Permission) {
 	t.Helper()
 	if _, err := api.SetPermissions(t.Context(), hash, perms); err != nil {

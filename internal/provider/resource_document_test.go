@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -256,42 +255,62 @@ func TestAccDocument_badImportID(t *testing.T) {
 	})
 }
 
-// An upload whose answer is lost may have taken effect: it is reported as
-// such and never sent again, so no second flipbook (and no second quota
-// use) can appear.
-func TestAccDocument_ambiguousUploadNotRepeated(t *testing.T) {
+// An upload whose answer is lost took effect: the provider reads the
+// collection back, adopts the new item and waits for its conversion. The
+// document is uploaded once, and the collection gains one item.
+func TestAccDocument_lostAnswerAdopted(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	pdf := writeTestPDF(t, t.TempDir(), "doc.pdf", 1)
+	pdf := writeTestPDF(t, t.TempDir(), "doc.pdf", 2)
 	before, err := emu.Emulator.Collection("pub-private-1")
 	if err != nil {
 		t.Fatal(err)
 	}
+	addr := "flipbook_document.test"
+	cfg := documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q\n  title = \"Lost answer\"", pdf))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			PreConfig: func() {
-				if err := emu.Emulator.SetFaults(1, []string{"reset_after"}); err != nil {
-					t.Fatal(err)
-				}
+		Steps: []resource.TestStep{
+			{
+				PreConfig: func() {
+					if err := emu.Emulator.SetFaultsOn([]string{apiclient.ActionAddFlipbook}, 1, []string{"reset_after"}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("convert_status"), knownvalue.StringExact("COMPLETE")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.StringExact(sha256Hex(t, pdf))),
+				},
+				Check: func(s *terraform.State) error {
+					after, err := emu.Emulator.Collection("pub-private-1")
+					if err != nil {
+						return err
+					}
+					if len(after.Items) != len(before.Items)+1 {
+						return fmt.Errorf("collection has %d items, want %d", len(after.Items), len(before.Items)+1)
+					}
+					if id := s.RootModule().Resources[addr].Primary.ID; after.Items[len(after.Items)-1].FlipbookHash != id {
+						return fmt.Errorf("state holds %s, the new item is %s", id, after.Items[len(after.Items)-1].FlipbookHash)
+					}
+					return nil
+				},
 			},
-			Config:      documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", pdf)),
-			ExpectError: msgRe("Error Adding Document", "outcome unknown", "was not sent again"),
-		}},
+			{
+				PreConfig: func() {
+					if err := emu.Emulator.SetFaults(0, nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
 	})
-	calls := emu.Emulator.Requests()[apiclient.ActionAddFlipbook]
-	total := 0
-	for _, n := range calls {
-		total += n
-	}
-	if total != 1 {
-		t.Errorf("flipbook.add was sent %d times (%v), want exactly once", total, calls)
-	}
-	after, err := emu.Emulator.Collection("pub-private-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(after.Items) != len(before.Items)+1 {
-		t.Errorf("collection has %d items, want %d: the lost upload should have taken effect once", len(after.Items), len(before.Items)+1)
+	if got := emu.Emulator.Requests()[apiclient.ActionAddFlipbook]; got["fault"] != 1 || len(got) != 1 {
+		t.Errorf("flipbook.add counters %v, want exactly one send (whose answer was lost)", got)
 	}
 }
 
@@ -399,31 +418,33 @@ resource "flipbook_document" "test" {
 `, pdf)
 }
 
+// The emulator's conversion_failed fault: the document is accepted, its
+// conversion ends FAILED.
 func TestAccDocument_conversionFailed(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	var failing atomic.Bool
-	failing.Store(true)
-	base := rewritingProxy(t, emu, func(body string) string {
-		if !failing.Load() {
-			return body
-		}
-		body = strings.ReplaceAll(body, `"convertStatus":"COMPLETE"`, `"convertStatus":"FAILED"`)
-		return strings.ReplaceAll(body, `"convertStatus":"PROCESSING"`, `"convertStatus":"FAILED"`)
-	})
 	addr := "flipbook_document.test"
-	cfg := proxiedDocumentConfig(base, emu.UploadURL, writeTestPDF(t, t.TempDir(), "doc.pdf", 1))
+	cfg := documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", writeTestPDF(t, t.TempDir(), "doc.pdf", 1)))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
+				PreConfig: func() {
+					if err := emu.Emulator.SetFaults(1, []string{"conversion_failed"}); err != nil {
+						t.Fatal(err)
+					}
+				},
 				Config:      cfg,
 				ExpectError: regexp.MustCompile(`(?s)Document Conversion Failed.*accepted the document as flipbook\s+[0-9a-f]{16}\s+in\s+collection\s+pub-private-1.*tainted`),
 			},
 			{
 				// The failed document was kept in state, tainted: the next
 				// apply replaces it.
-				PreConfig: func() { failing.Store(false) },
-				Config:    cfg,
+				PreConfig: func() {
+					if err := emu.Emulator.SetFaults(0, nil); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
