@@ -145,7 +145,7 @@ type item struct {
 	Description string    `json:"description"`
 	PageCount   int       `json:"pageCount"`
 	Extension   string    `json:"extension"`
-	ReadyAt     time.Time `json:"readyAt"` // conversion end
+	ReadyAt     time.Time `json:"readyAt"`                    // conversion end
 	Failed      bool      `json:"conversionFailed,omitempty"` // the conversion_failed fault: FAILED at ReadyAt
 }
 
