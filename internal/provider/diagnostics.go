@@ -52,6 +52,9 @@ func apiErrorAdvice(err error) string {
 	case errors.As(err, &decode):
 		return "The service answered with something that is not an API response, as a proxy or an outage does. " +
 			"Try again later; if it persists, check base_url and upload_url."
+	case errors.Is(err, context.Canceled):
+		return "The operation was interrupted (Ctrl-C, or Terraform stopping the provider) before it finished. " +
+			"What the service had already accepted is recorded in the state; apply again to continue."
 	case errors.Is(err, context.DeadlineExceeded):
 		return "The operation did not finish before its deadline. Raise the matching value in the resource's timeouts block, or try again."
 	}
