@@ -133,7 +133,7 @@ func newWorld(t *testing.T, opts emulator.Options, config string) *world {
 	rc := filepath.Join(dir, "terraformrc")
 	writeFile(t, rc, fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"flipbook/flipbook\" = %q\n  }\n  direct {}\n}\n", providerDir))
 	work := filepath.Join(dir, "config")
-	if err := os.Mkdir(work, 0o755); err != nil {
+	if err := os.Mkdir(work, 0o750); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range []string{"manual.pdf", "logo.png"} {
@@ -159,7 +159,7 @@ func newWorld(t *testing.T, opts emulator.Options, config string) *world {
 
 func writeFile(t *testing.T, path, content string) {
 	t.Helper()
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -601,14 +601,15 @@ resource "flipbook_template_collection" "slow" {
 	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
+	var exit error
 	select {
-	case <-done:
+	case exit = <-done:
 	case <-time.After(10 * time.Second):
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		t.Fatalf("terraform did not stop within 10 s of Ctrl-C:\n%s", out.String())
 	}
 	took := time.Since(sent)
-	t.Logf("terraform stopped %v after SIGINT", took.Round(time.Millisecond))
+	t.Logf("terraform stopped %v after SIGINT (%v)", took.Round(time.Millisecond), exit)
 	if took > 3*time.Second {
 		t.Errorf("terraform took %v to stop after Ctrl-C, want under 3 s", took)
 	}
