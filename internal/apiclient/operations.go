@@ -320,7 +320,7 @@ func (c *Client) AddFlipbook(ctx context.Context, in AddFlipbookInput) (*Flipboo
 	}
 	var out Flipbook
 	err = c.confirmed(ctx, &request{action: ActionAddFlipbook, method: http.MethodPost, upload: true, mutating: true,
-		params: p, file: in.File}, &out, c.adoptAddedItem(in, before, &out))
+		params: p, file: in.File}, &out, c.adoptAddedItem(in, before, coll.CollectionStatus == CollectionProcessing, &out))
 	if err != nil {
 		return nil, err
 	}

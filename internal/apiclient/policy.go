@@ -205,8 +205,17 @@ func samePermissions(a, b []Permission) bool {
 // upload: it is adopted (its hash, and the conversion status as listed).
 // None: the upload did not land. More than one: it cannot tell which, and
 // says so rather than guess.
-func (c *Client) adoptAddedItem(in AddFlipbookInput, before map[string]bool, out *Flipbook) func(ctx context.Context) (bool, error) {
+//
+// A collection still generating lists no items (spec: the caller polls
+// "until collectionStatus is no longer processing"), so its generated item
+// would look new: then only an item with the requested title counts, and
+// without a title nothing can be told apart.
+func (c *Client) adoptAddedItem(in AddFlipbookInput, before map[string]bool, generating bool, out *Flipbook) func(ctx context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
+		if generating && in.Title == "" {
+			return false, fmt.Errorf("collection %s was still generating before the upload, so its new items cannot be told apart "+
+				"from the document without a title", in.CollectionHash)
+		}
 		coll, err := c.GetCollection(ctx, in.CollectionHash)
 		if err != nil {
 			return false, err

@@ -364,3 +364,32 @@ func TestUnlistedCodeNamedAsSent(t *testing.T) {
 		t.Errorf("message: %s", err)
 	}
 }
+
+// A collection that was generating before the upload gains its generated
+// item too: without a title nothing can be adopted safely.
+func TestAddFlipbookToAGeneratingCollectionNeedsATitle(t *testing.T) {
+	var adds atomic.Int32
+	f := newFakeAPI(t, func(_ int, c captured, w http.ResponseWriter, _ *http.Request) {
+		switch c.Params.Get("action") {
+		case ActionGetCollection:
+			if adds.Load() == 0 {
+				writeJSON(w, http.StatusOK, okEnvelope(`{"collectionHash":"c-1","collectionStatus":"processing"}`))
+				return
+			}
+			writeJSON(w, http.StatusOK, okEnvelope(`{"collectionHash":"c-1","collectionStatus":"unlisted",
+				"collectionItems":[{"flipbookHash":"generated","flipbookTitle":"Brochure"},{"flipbookHash":"mine","flipbookTitle":"Manual"}]}`))
+		case ActionAddFlipbook:
+			adds.Add(1)
+			resetConn(t, w)
+		}
+	})
+	c, _ := newTestClient(t, f, nil)
+	if _, err := c.AddFlipbook(t.Context(), AddFlipbookInput{CollectionHash: "c-1", FileURL: "https://example.com/a.pdf"}); !IsOutcomeUnknown(err) || adds.Load() != 1 {
+		t.Fatalf("err = %v after %d uploads, want outcome unknown after 1", err, adds.Load())
+	}
+	adds.Store(0)
+	fb, err := c.AddFlipbook(t.Context(), AddFlipbookInput{CollectionHash: "c-1", Title: "Manual", FileURL: "https://example.com/a.pdf"})
+	if err != nil || fb.FlipbookHash != "mine" || adds.Load() != 1 {
+		t.Fatalf("got %+v, %v after %d uploads, want mine after 1", fb, err, adds.Load())
+	}
+}
