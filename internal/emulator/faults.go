@@ -10,10 +10,8 @@ import (
 	"time"
 )
 
-// Fault kinds: the seven of the README's fault list, conversion_failed,
-// package_failed and maintenance (the contract's additions), and
-// permissions_failure, this package's way to make the permissions service
-// fail (code 50).
+// Fault kinds, as the README's "Fault kinds" lists them; permissions_failure
+// is this package's way to make the permissions service fail (code 50).
 var faultKinds = map[string]bool{
 	"rate_limit":          true,
 	"http_502":            true,

@@ -167,7 +167,7 @@ func TestFaultsDeterministic(t *testing.T) {
 	}
 }
 
-// The contract's added kinds: a conversion or a package that ends FAILED,
+// The kinds of failed jobs and maintenance: a conversion or a package that ends FAILED,
 // and code 22 before the call acts. reset_after hits uploads too: the
 // upload took effect, the answer is lost.
 func TestFaultsAdditions(t *testing.T) {
