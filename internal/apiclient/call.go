@@ -101,7 +101,7 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 			if retryable && attempt > 1 {
 				var ou *OutcomeUnknownError
 				if errors.As(finalErr, &ou) {
-					ou.Note = fmt.Sprintf("it was sent %d times (safe: it sets a state rather than adding one) and no attempt got an answer", attempt)
+					ou.Note = fmt.Sprintf("it was sent %d times (safe: it sets a state rather than adding one), the last without an answer", attempt)
 				}
 				return fmt.Errorf("%w (gave up after %d attempts)", finalErr, attempt)
 			}

@@ -151,6 +151,9 @@ func (c *Client) confirmed(ctx context.Context, req *request, out any, confirm f
 			ou.Note = fmt.Sprintf("it was sent %d times, each time without an answer, and reading back showed no effect", round+1)
 			return err
 		}
+		if serr := c.sleep(ctx, c.backoff(round+1, 0)); serr != nil {
+			return err
+		}
 	}
 }
 
