@@ -40,8 +40,9 @@ export TF_IN_AUTOMATION=1
 "$terraform" plan -no-color -input=false -detailed-exitcode
 
 # 4. The same plan through a flaky network: a third of the calls meet a
-#    502 page, a dropped connection or a garbled answer. The provider retries; the
-#    plan must still be empty.
+#    502 page, a dropped connection or a garbled answer. The provider retries;
+#    the plan must still be empty. The fixture seeds the fault dice, so a run
+#    meets the same faults every time.
 curl -fsS -X POST "$control/faults" -d '{"rate": 0.3, "kinds": ["http_502", "reset", "garbage"]}' >/dev/null
 "$terraform" plan -no-color -input=false -detailed-exitcode
 curl -fsS -X POST "$control/faults" -d '{"rate": 0}' >/dev/null
