@@ -272,8 +272,12 @@ type orderedKeys []string
 
 func (o *orderedKeys) UnmarshalJSON(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		return nil
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != json.Delim('{') {
+		return nil // not an object: the strict decoding reports it
 	}
 	for dec.More() {
 		tok, err := dec.Token()

@@ -14,7 +14,7 @@ import (
 func writeFeedFixture(t *testing.T, file, content string) (*Fixture, error) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "feeds"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, "feeds"), 0o750); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "feeds", file), []byte(content), 0o600); err != nil {

@@ -41,7 +41,7 @@ func TestPlayerInBrowser(t *testing.T) {
 	if shots == "" {
 		shots = t.TempDir()
 	}
-	if err := os.MkdirAll(shots, 0o755); err != nil {
+	if err := os.MkdirAll(shots, 0o750); err != nil {
 		t.Fatal(err)
 	}
 
@@ -243,7 +243,7 @@ func writePNG(t *testing.T, path string, png []byte) {
 	if !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) || len(png) < 10_000 {
 		t.Fatalf("the screenshot is not a PNG of a drawn page (%d bytes)", len(png))
 	}
-	if err := os.WriteFile(path, png, 0o644); err != nil {
+	if err := os.WriteFile(path, png, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("screenshot %s (%d bytes)", path, len(png))

@@ -187,7 +187,7 @@ func newGuideEnv(t *testing.T) *guideEnv {
 	bin := t.TempDir()
 	start := time.Now()
 	for _, target := range [][2]string{{"terraform-provider-flipbook", "."}, {"flipbook-emulator", "./cmd/flipbook-emulator"}} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, target[0]), target[1])
+		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, target[0]), target[1]) //nolint:gosec // G204: the test builds the repository's own packages
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("building %s: %v\n%s", target[0], err, out)
@@ -258,7 +258,7 @@ func (w *guideWorkspace) tfErr(args ...string) (string, error) {
 		args = append(args[:1:1], append([]string{"-no-color"}, args[1:]...)...)
 	}
 	start := time.Now()
-	cmd := exec.Command(w.g.terraform, args...)
+	cmd := exec.Command(w.g.terraform, args...) //nolint:gosec // G204: the terraform CLI the test suite is pointed at, with the test's own arguments
 	cmd.Dir = w.dir
 	cmd.Env = w.env
 	b, err := cmd.CombinedOutput()
