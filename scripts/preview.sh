@@ -36,49 +36,19 @@ else
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/flipbook-preview.XXXXXX")
-emulator_pid=
+# shellcheck source=scripts/emulator.sh
+. "$repo/scripts/emulator.sh"
 cleanup() {
-  if [[ -n $emulator_pid ]]; then
-    kill "$emulator_pid" 2>/dev/null || true
-    wait "$emulator_pid" 2>/dev/null || true
-  fi
+  emulator_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-"$emulator_bin" -addr "${EMULATOR_ADDR:-127.0.0.1:0}" "${fixture_args[@]}" -generation-delay 300ms \
-  >"$work/emulator.out" 2>"$work/emulator.err" &
-emulator_pid=$!
-announce=
-deadline=$((SECONDS + 10))
-while ((SECONDS < deadline)) && [[ -z $announce ]]; do
-  announce=$(grep -m1 '^listening ' "$work/emulator.out" || true)
-  if [[ -z $announce ]] && ! kill -0 "$emulator_pid" 2>/dev/null; then
-    cat "$work/emulator.err" >&2 || true
-    die "the emulator exited before it reported its addresses"
-  fi
-  [[ -n $announce ]] || sleep 0.1
-done
-[[ -n $announce ]] || die "the emulator did not report its addresses within 10 s"
-for field in $announce; do
-  case $field in
-    base_url=*) export FLIPBOOK_BASE_URL=${field#base_url=} ;;
-    upload_url=*) export FLIPBOOK_UPLOAD_URL=${field#upload_url=} ;;
-    *) ;;
-  esac
-done
-root_url=${FLIPBOOK_BASE_URL%/api/v1/}
-
-cat >"$work/terraformrc" <<RC
-provider_installation {
-  dev_overrides {
-    "flipbook/flipbook" = "$repo/bin"
-  }
-  direct {}
-}
-RC
-export TF_CLI_CONFIG_FILE=$work/terraformrc TF_IN_AUTOMATION=1 CHECKPOINT_DISABLE=1
+emulator_start "$work" "${fixture_args[@]}" -generation-delay 300ms
+export FLIPBOOK_BASE_URL=$base_url FLIPBOOK_UPLOAD_URL=$upload_url
+root_url=${base_url%/api/v1/}
+use_dev_provider "$work" "$repo/bin"
 export FLIPBOOK_API_KEY=${FLIPBOOK_API_KEY:-demo-key} FLIPBOOK_API_SECRET=${FLIPBOOK_API_SECRET:-demo-secret}
 
 cp -R "$example" "$work/config"
@@ -98,4 +68,4 @@ printf 'preview: player of each collection:\n'
 curl -fsS "$root_url/_emulator/collections" | awk -v root="$root_url" '
   /^    "collectionHash": / { split($0, a, "\""); hash = a[4] }
   /^    "title": / { sub(/^    "title": "/, ""); sub(/",?$/, ""); printf "  %-40s %s/_emulator/view/%s\n", $0, root, hash }'
-wait "$emulator_pid"
+wait "$emulator_pid" || true
