@@ -119,7 +119,7 @@ func readCSVFeed(path string, b []byte) ([]map[string]any, []string, error) {
 				line, col = r.FieldPos(len(header))
 			}
 			return nil, nil, &FeedFileError{File: path, Line: line, Column: col,
-				Msg: fmt.Sprintf("row has %d fields, the header names %d columns", len(rec), len(header))}
+				Msg: fmt.Sprintf("row has %s, the header names %s", count(len(rec), "field"), count(len(header), "column"))}
 		}
 		p := make(map[string]any, len(header))
 		for i, v := range rec {
@@ -128,6 +128,14 @@ func readCSVFeed(path string, b []byte) ([]map[string]any, []string, error) {
 		products = append(products, p)
 	}
 	return products, header, nil
+}
+
+// count is "1 field", "2 fields".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 func csvError(path string, err error) error {
