@@ -1,5 +1,5 @@
 terraform {
-  required_version = ">= 1.5"
+  required_version = ">= 1.7" # mock_provider in terraform test
 
   required_providers {
     flipbook = {
