@@ -289,7 +289,8 @@ func TestPlayerFixtureCollectionsAndSettings(t *testing.T) {
 	a := &fx.Accounts[0]
 	a.Collections = append(a.Collections,
 		CollectionFixture{CollectionHash: "single", Title: "One at a time", PageCount: 3, Settings: map[string]any{"singlePageView": true, "backgroundColor": "#123456"}},
-		CollectionFixture{CollectionHash: "empty", Title: "Nothing"})
+		CollectionFixture{CollectionHash: "empty", Title: "Nothing"},
+		CollectionFixture{CollectionHash: "rtl", Title: "Right to left", PageCount: 3, Settings: map[string]any{"rightToLeftOrientation": true}})
 	srv, _ := startTest(t, fx)
 
 	body, pages := player(t, srv, "pub-private-1", "")
@@ -299,6 +300,12 @@ func TestPlayerFixtureCollectionsAndSettings(t *testing.T) {
 	body, pages = player(t, srv, "single", "?startPage=2")
 	if len(pages) != 3 || !reflect.DeepEqual(visiblePages(pages), []int{2}) || !strings.Contains(body, "#123456") {
 		t.Errorf("single-page view shows %v of %d pages", visiblePages(pages), len(pages))
+	}
+	if body, _ := player(t, srv, "rtl", ""); !strings.Contains(body, `<main class="book rtl">`) {
+		t.Error("rightToLeftOrientation does not mark the book right to left")
+	}
+	if body, _ := player(t, srv, "single", ""); strings.Contains(body, "rtl") {
+		t.Error("a left-to-right book is marked right to left")
 	}
 	body, pages = player(t, srv, "empty", "")
 	if len(pages) != 0 || !strings.Contains(body, "has no pages") {
