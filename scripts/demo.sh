@@ -20,63 +20,18 @@ die() {
 [[ -x $emulator_bin && -x $provider_bin ]] || die "bin/ has no provider or emulator binary: run 'make build' first (or use 'make demo')"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/flipbook-demo.XXXXXX")
-emulator_pid=
+# shellcheck source=scripts/emulator.sh
+. "$repo/scripts/emulator.sh"
 cleanup() {
-  if [[ -n $emulator_pid ]]; then
-    kill "$emulator_pid" 2>/dev/null || true
-    wait "$emulator_pid" 2>/dev/null || true
-  fi
+  emulator_stop
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# Start the emulator on a free port; it announces its addresses in one line.
-: >"$work/emulator.out"
-"$emulator_bin" -addr 127.0.0.1:0 >"$work/emulator.out" 2>"$work/emulator.err" &
-emulator_pid=$!
-
-announce=
-deadline=$((SECONDS + 10))
-while ((SECONDS < deadline)); do
-  announce=$(grep -m1 '^listening ' "$work/emulator.out" || true)
-  [[ -n $announce ]] && break
-  if ! kill -0 "$emulator_pid" 2>/dev/null; then
-    cat "$work/emulator.err" >&2 || true
-    die "the emulator exited before it reported its addresses"
-  fi
-  sleep 0.1
-done
-if [[ -z $announce ]]; then
-  cat "$work/emulator.err" >&2 || true
-  die "the emulator did not report 'listening base_url=... upload_url=...' within 10 s"
-fi
-
-base_url=''
-upload_url=''
-for field in $announce; do
-  case $field in
-    base_url=*) base_url=${field#base_url=} ;;
-    upload_url=*) upload_url=${field#upload_url=} ;;
-    *) ;;
-  esac
-done
-[[ -n $base_url && -n $upload_url ]] || die "cannot read the addresses from the emulator's line: $announce"
+emulator_start "$work"
 printf 'demo: emulator listening, base_url=%s upload_url=%s\n' "$base_url" "$upload_url"
-
-# Terraform uses the freshly built provider, never a registry download;
-# `terraform init` is skipped because it needs the network with dev_overrides.
-cat >"$work/terraformrc" <<EOF
-provider_installation {
-  dev_overrides {
-    "flipbook/flipbook" = "$repo/bin"
-  }
-  direct {}
-}
-EOF
-export TF_CLI_CONFIG_FILE=$work/terraformrc
-export TF_IN_AUTOMATION=1
-export CHECKPOINT_DISABLE=1
+use_dev_provider "$work" "$repo/bin"
 export FLIPBOOK_API_KEY=demo-key
 export FLIPBOOK_API_SECRET=demo-secret
 export FLIPBOOK_BASE_URL=$base_url

@@ -124,3 +124,33 @@ func TestRunVersion(t *testing.T) {
 		t.Errorf("printed %q, want %q", got, want)
 	}
 }
+
+// A fixture's feed file is read relative to the fixture, wherever the
+// emulator is started from, and a bad one stops it with file, line and
+// column.
+func TestRunFeedFile(t *testing.T) {
+	dir := t.TempDir()
+	fx := filepath.Join(dir, "fixture.json")
+	writeTestFile(t, fx, `{"accounts":[{"apiKey":"k","secret":"s","feeds":[{"sourceHash":"f","file":"feed.csv"}]}]}`)
+	writeTestFile(t, filepath.Join(dir, "feed.csv"), "sku,price\nA1,3\n")
+	_, stop := start(t, "-addr", "127.0.0.1:0", "-fixture", fx)
+	if code := stop(); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+
+	writeTestFile(t, filepath.Join(dir, "feed.csv"), "sku,price\nA1,3\nA2\n")
+	var stderr strings.Builder
+	if code := run(t.Context(), []string{"-addr", "127.0.0.1:0", "-fixture", fx}, io.Discard, &stderr); code != 1 {
+		t.Fatalf("exit %d with a bad feed file", code)
+	}
+	if want := filepath.Join(dir, "feed.csv") + ":3:1: row has 1 field, the header names 2 columns"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q lacks %q", stderr.String(), want)
+	}
+}
+
+func writeTestFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}

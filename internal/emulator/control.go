@@ -386,23 +386,6 @@ func controlError(w http.ResponseWriter, err error) {
 	writeJSON(w, status, map[string]string{"error": err.Error()})
 }
 
-// servePlayer is the page directLink and the embed code point at.
-func (e *Emulator) servePlayer(w http.ResponseWriter, r *http.Request) {
-	e.mu.Lock()
-	c := e.cols[r.PathValue("hash")]
-	var title string
-	if c != nil && !c.Deleted {
-		title = c.Title
-	}
-	e.mu.Unlock()
-	if c == nil || c.Deleted {
-		http.NotFound(w, r)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	fmt.Fprintf(w, "<!doctype html><title>%s</title><h1>%s</h1><p>Flipbook emulator player.</p>\n", html.EscapeString(title), html.EscapeString(title))
-}
-
 // serveCover is the coverImage thumbnail, an SVG with the title.
 func (e *Emulator) serveCover(w http.ResponseWriter, r *http.Request) {
 	hash := strings.TrimSuffix(r.PathValue("file"), ".svg")

@@ -232,7 +232,15 @@
 // description, pageCount, extension}] (without items a pageCount gives one
 // item whose hash is "fb-" + collectionHash), "folder", "backgroundImage",
 // "settings", "stats" {views, time_spent, downloads} and "permissions".
-// Unknown fields are errors.
+// A feed may give "file" (a CSV or JSON file of products, relative to the
+// fixture file) instead of "products"; see feedfile.go. Unknown fields are
+// errors.
+//
+// # Player
+//
+// GET /_emulator/view/{hash}, the page directLink and embed codes point at,
+// draws every page of the collection from the same engine that counted its
+// pages; see player.go.
 //
 // # Demo fixture
 //

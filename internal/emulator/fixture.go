@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 )
 
@@ -105,10 +106,15 @@ type TemplateFixture struct {
 }
 
 // FeedFixture is a product feed; product values may be JSON strings,
-// numbers or booleans and are read as their text.
+// numbers or booleans and are read as their text. File names a CSV or JSON
+// file of products instead of listing them (see feedfile.go).
 type FeedFixture struct {
 	SourceHash string           `json:"sourceHash"`
-	Products   []map[string]any `json:"products"`
+	Products   []map[string]any `json:"products,omitempty"`
+	File       string           `json:"file,omitempty"`
+
+	columns  []string // column names in the feed's order, for the player
+	fromFile bool     // Products were read from File
 }
 
 // CollectionFixture is a collection that exists when the emulator starts.
@@ -181,7 +187,7 @@ func LoadFixture(path string) (*Fixture, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := ParseFixture(b)
+	f, err := parseFixture(b, filepath.Dir(path))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -189,8 +195,14 @@ func LoadFixture(path string) (*Fixture, error) {
 }
 
 // ParseFixture decodes a fixture strictly (unknown fields are errors, so a
-// misspelt field is not silently ignored) and checks its consistency.
+// misspelt field is not silently ignored) and checks its consistency. Feed
+// files are resolved relative to the current directory.
 func ParseFixture(b []byte) (*Fixture, error) {
+	return parseFixture(b, ".")
+}
+
+// parseFixture is ParseFixture with feed files resolved relative to dir.
+func parseFixture(b []byte, dir string) (*Fixture, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var f Fixture
@@ -199,6 +211,10 @@ func ParseFixture(b []byte) (*Fixture, error) {
 	}
 	if dec.More() {
 		return nil, errors.New("fixture: trailing data after the JSON object")
+	}
+	f.inlineColumns(b)
+	if err := f.ResolveFeedFiles(dir); err != nil {
+		return nil, fmt.Errorf("fixture: %w", err)
 	}
 	if err := f.check(); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
@@ -248,6 +264,9 @@ func (f *Fixture) check() error {
 		for j, fd := range a.Feeds {
 			if fd.SourceHash == "" {
 				return fmt.Errorf("%s.feeds[%d]: sourceHash is required", where, j)
+			}
+			if fd.File != "" && !fd.fromFile {
+				return fmt.Errorf("%s.feeds[%d]: file %q is not read yet (LoadFixture or ResolveFeedFiles reads it)", where, j, fd.File)
 			}
 			for k, p := range fd.Products {
 				for col, v := range p {

@@ -72,10 +72,24 @@ type groupKey struct {
 // a catalog whose filters leave no product has 0 pages and is not an error
 // (the request was well formed; the server decides what to show for it).
 func CatalogSections(raw string, lib Library) (Generation, *Invalid) {
+	sections, bad := catalogSections(raw, lib)
+	if bad != nil {
+		return Generation{}, bad
+	}
+	layout := [][]string{}
+	for _, s := range sections {
+		layout = append(layout, s.evaluate()...)
+	}
+	return Generation{PageCount: len(layout), Layout: layout}, nil
+}
+
+// catalogSections validates the feed sections and returns them ready to
+// evaluate.
+func catalogSections(raw string, lib Library) ([]catalogSection, *Invalid) {
 	var c checker
 	list, ok := sectionList(&c, raw)
 	if !ok {
-		return Generation{}, c.invalid()
+		return nil, c.invalid()
 	}
 	sections := make([]catalogSection, 0, len(list))
 	for i, v := range list {
@@ -96,13 +110,9 @@ func CatalogSections(raw string, lib Library) (Generation, *Invalid) {
 		}
 	}
 	if bad := c.invalid(); bad != nil {
-		return Generation{}, bad
+		return nil, bad
 	}
-	layout := [][]string{}
-	for _, s := range sections {
-		layout = append(layout, s.evaluate()...)
-	}
-	return Generation{PageCount: len(layout), Layout: layout}, nil
+	return sections, nil
 }
 
 func feedSection(c *checker, path string, m map[string]any, lib Library) catalogSection {

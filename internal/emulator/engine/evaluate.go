@@ -25,6 +25,20 @@ import (
 //
 // Each section starts on a new page; a section without products adds none.
 func (s catalogSection) evaluate() [][]string {
+	pages := s.pages()
+	out := make([][]string, len(pages))
+	for i, p := range pages {
+		out[i] = make([]string, len(p.Entries))
+		for j, e := range p.Entries {
+			out[i][j] = e.Product.SKU()
+		}
+	}
+	return out
+}
+
+// pages runs steps 1 to 4 and keeps, with each page, its products and the
+// groups that begin on it.
+func (s catalogSection) pages() []CatalogPage {
 	kept := make([]Product, 0, len(s.products))
 	for _, p := range s.products {
 		if s.passes(p) {
@@ -196,23 +210,30 @@ func (s catalogSection) group(products []Product, level int) []Product {
 	return out
 }
 
-func (s catalogSection) layout(products []Product) [][]string {
-	var pages [][]string
-	var page []string
+func (s catalogSection) layout(products []Product) []CatalogPage {
+	var pages []CatalogPage
+	var page CatalogPage
 	flush := func() {
-		if len(page) > 0 {
+		if len(page.Entries) > 0 {
 			pages = append(pages, page)
-			page = nil
+			page = CatalogPage{}
 		}
 	}
 	for i, p := range products {
-		if i > 0 && s.breaksBefore(products[i-1], p) {
+		var begins []GroupHeading
+		if i == 0 {
+			begins = s.headings(nil, p)
+		} else {
+			if s.breaksBefore(products[i-1], p) {
+				flush()
+				page.GroupBreak = true
+			}
+			begins = s.headings(products[i-1], p)
+		}
+		if len(page.Entries) == s.perPage {
 			flush()
 		}
-		if len(page) == s.perPage {
-			flush()
-		}
-		page = append(page, p.SKU())
+		page.Entries = append(page.Entries, CatalogEntry{Groups: begins, Product: p})
 	}
 	flush()
 	return pages
