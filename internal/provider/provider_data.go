@@ -33,9 +33,11 @@ func clientFrom(data any, diags *diag.Diagnostics) *apiclient.Client {
 	return pd.client
 }
 
-// resourceBase gives a resource its client; embed it and set typeSuffix.
+// resourceBase gives a resource its client and its identity (identity.go);
+// embed it and set typeSuffix and identity.
 type resourceBase struct {
 	typeSuffix string
+	identity   identityKind
 	client     *apiclient.Client
 }
 
