@@ -57,7 +57,8 @@ module_dir() {
 
 # cached BIN VERSION: true when BIN exists and reports VERSION.
 cached() {
-  [ -x "$1" ] && "$1" version 2>/dev/null | head -1 | grep -q "v$2\$"
+  # The first line may be a warning about the CLI configuration file.
+  [ -x "$1" ] && "$1" version 2>/dev/null | grep -Eqx "(Terraform|OpenTofu) v$2"
 }
 
 build_tofu() {
@@ -74,7 +75,7 @@ build_tofu() {
   (cd "$src" && "$GO" build -trimpath -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
     -o "$out.tmp" ./cmd/tofu)
   mv -f "$out.tmp" "$out"
-  "$out" version | head -1 >&2
+  "$out" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v' >&2
   log "OpenTofu $TOFU_VERSION: built in $((SECONDS - start)) s"
 }
 
@@ -108,7 +109,7 @@ build_terraform() {
   (cd "$work" && "$GO" build -mod=mod -trimpath \
     -ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" -o "$out.tmp" .)
   mv -f "$out.tmp" "$out"
-  "$out" version | head -1 >&2
+  "$out" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v' >&2
   log "Terraform $TF_VERSION: built in $((SECONDS - start)) s"
 }
 
