@@ -1,0 +1,11 @@
+# Stop managing the resource without destroying it (Terraform 1.7 or later):
+# the API cannot delete it anyway (the catalog stays in the account), and this says so in the plan
+# instead of a destroy that only warns. Delete the resource block, add this,
+# and apply.
+removed {
+  from = flipbook_catalog.example
+
+  lifecycle {
+    destroy = false
+  }
+}
