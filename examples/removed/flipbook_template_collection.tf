@@ -1,7 +1,7 @@
-# Stop managing the resource without destroying it (Terraform 1.7 or later):
-# the API cannot delete it anyway (the collection stays in the account), and this says so in the plan
-# instead of a destroy that only warns. Delete the resource block, add this,
-# and apply.
+# Stop managing the resource without destroying it (Terraform 1.7 or later).
+# The API cannot delete it anyway (the collection stays in the account):
+# this says so in the plan, and the provider is never asked to destroy it.
+# Replace the resource block with this block and apply.
 removed {
   from = flipbook_template_collection.example
 

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
@@ -284,4 +286,45 @@ func devOverridesConfig(t *testing.T, binDir string) string {
 }
 `)
 	return cliConfig
+}
+
+// The action's page is written by hand (the CLI that renders the docs knows
+// no actions): every attribute, nested ones included, must be listed there
+// with the description the schema gives it.
+func TestActionDocsListEveryArgument(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(root, "docs", "actions", "html_package_download.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resp action.SchemaResponse
+	newHTMLPackageDownloadAction().Schema(t.Context(), action.SchemaRequest{}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	n := 0
+	var check func(attrs map[string]actionschema.Attribute)
+	check = func(attrs map[string]actionschema.Attribute) {
+		for name, a := range attrs {
+			n++
+			desc := a.GetMarkdownDescription()
+			if desc == "" {
+				desc = a.GetDescription()
+			}
+			if line := "- `" + name + "` ("; !strings.Contains(string(page), line) ||
+				!strings.Contains(string(page), ") "+desc) {
+				t.Errorf("the action's page does not list %q with its schema description %q", name, desc)
+			}
+			if nested, ok := a.(actionschema.SingleNestedAttribute); ok {
+				check(nested.Attributes)
+			}
+		}
+	}
+	check(resp.Schema.Attributes)
+	if n != 4 {
+		t.Errorf("checked %d attributes, want 4 (collection_hash, path, timeouts, timeouts.invoke)", n)
+	}
 }
