@@ -57,8 +57,12 @@ module_dir() {
 
 # cached BIN VERSION: true when BIN exists and reports VERSION.
 cached() {
-  # The first line may be a warning about the CLI configuration file.
-  [ -x "$1" ] && "$1" version 2>/dev/null | grep -Eqx "(Terraform|OpenTofu) v$2"
+  local v
+  [ -x "$1" ] || return 1
+  # Read it all before matching: the output may start with a warning about the
+  # CLI configuration, and a reader that stops early could SIGPIPE the CLI.
+  v="$("$1" version 2>/dev/null)" || return 1
+  grep -Eqx "(Terraform|OpenTofu) v$2" <<<"$v"
 }
 
 build_tofu() {
@@ -75,7 +79,7 @@ build_tofu() {
   (cd "$src" && "$GO" build -trimpath -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
     -o "$out.tmp" ./cmd/tofu)
   mv -f "$out.tmp" "$out"
-  "$out" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v' >&2
+  cached "$out" "$TOFU_VERSION" || { log "the OpenTofu just built does not report v$TOFU_VERSION"; return 1; }
   log "OpenTofu $TOFU_VERSION: built in $((SECONDS - start)) s"
 }
 
@@ -109,7 +113,7 @@ build_terraform() {
   (cd "$work" && "$GO" build -mod=mod -trimpath \
     -ldflags "-s -w -X github.com/hashicorp/terraform/version.dev=no" -o "$out.tmp" .)
   mv -f "$out.tmp" "$out"
-  "$out" version 2>/dev/null | grep -E '^(Terraform|OpenTofu) v' >&2
+  cached "$out" "$TF_VERSION" || { log "the Terraform just built does not report v$TF_VERSION"; return 1; }
   log "Terraform $TF_VERSION: built in $((SECONDS - start)) s"
 }
 
