@@ -62,7 +62,7 @@ removed {
 					if _, ok := s.RootModule().Resources["flipbook_document.test"]; ok {
 						return fmt.Errorf("the document is still in state")
 					}
-					c, err := emu.apiClient(t).GetCollection(context.Background(), col)
+					c, err := emu.apiClient(t).GetCollection(t.Context(), col)
 					if err != nil {
 						return err
 					}

@@ -59,7 +59,7 @@ func TestWriteZIPAtomically(t *testing.T) {
 			dest := filepath.Join(dir, "package.zip")
 			if tc.wantErr != "" {
 				// The previous file survives any failure.
-				if err := os.MkdirAll(dir, 0o755); err != nil {
+				if err := os.MkdirAll(dir, 0o750); err != nil {
 					t.Fatal(err)
 				}
 				writeFile(t, dest, "previous")
