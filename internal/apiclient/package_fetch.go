@@ -16,6 +16,7 @@ import (
 type PackageFetchError struct {
 	HTTPStatus int   // 0 when no answer came
 	Err        error // the transport failure, without the URL
+	refused    bool  // the link itself is unusable: asking again cannot help
 }
 
 func (e *PackageFetchError) Error() string {
@@ -34,6 +35,13 @@ func (e *PackageFetchError) Expired() bool {
 	return e.HTTPStatus == http.StatusGone || e.HTTPStatus == http.StatusForbidden
 }
 
+// Retryable reports whether a fresh link may succeed where this one failed:
+// an expired link, a server error, or a transfer cut short. Downloading only
+// reads, so trying again is always safe.
+func (e *PackageFetchError) Retryable() bool {
+	return !e.refused && (e.Expired() || e.HTTPStatus == 0 || e.HTTPStatus >= 500)
+}
+
 // FetchPackage streams the package behind resourceURL (collection.downloadHTML's
 // resourceUrl) into w and returns the bytes written. It sends no credentials:
 // the link alone grants access. Like the base addresses, the link must be
@@ -41,15 +49,15 @@ func (e *PackageFetchError) Expired() bool {
 func (c *Client) FetchPackage(ctx context.Context, resourceURL string, w io.Writer) (int64, error) {
 	u, err := url.Parse(resourceURL)
 	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
-		return 0, &PackageFetchError{Err: errors.New("the service returned a resourceUrl that is not an http(s) URL")}
+		return 0, &PackageFetchError{refused: true, Err: errors.New("the service returned a resourceUrl that is not an http(s) URL")}
 	}
 	if u.Scheme == "http" && !c.cfg.AllowInsecureHTTP && !isLoopbackHost(u.Hostname()) {
-		return 0, &PackageFetchError{Err: errors.New("the service returned a plain http:// resourceUrl to a host that is not loopback; " +
+		return 0, &PackageFetchError{refused: true, Err: errors.New("the service returned a plain http:// resourceUrl to a host that is not loopback; " +
 			"allow insecure HTTP in the provider to download it anyway")}
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return 0, &PackageFetchError{Err: errors.New("the resourceUrl cannot be requested")}
+		return 0, &PackageFetchError{refused: true, Err: errors.New("the resourceUrl cannot be requested")}
 	}
 	req.Header.Set("User-Agent", c.cfg.UserAgent)
 	res, err := c.http.Do(req)

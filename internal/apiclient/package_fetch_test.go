@@ -37,23 +37,25 @@ func TestFetchPackage(t *testing.T) {
 	}
 
 	for _, tc := range []struct {
-		url         string
-		wantStatus  int
-		wantExpired bool
+		url           string
+		wantStatus    int
+		wantExpired   bool
+		wantRetryable bool
 	}{
-		{srv.URL + "/expired.zip?token=secret-token-x", http.StatusGone, true},
-		{srv.URL + "/broken.zip?token=secret-token-x", http.StatusInternalServerError, false},
-		{"http://127.0.0.1:1/secret-token-x.zip", 0, false},          // nothing listens
-		{"http://packages.example.com/secret-token-x.zip", 0, false}, // plain http off loopback
-		{"ftp://packages.example.com/secret-token-x.zip", 0, false},  // not http(s)
+		{srv.URL + "/expired.zip?token=secret-token-x", http.StatusGone, true, true},
+		{srv.URL + "/broken.zip?token=secret-token-x", http.StatusInternalServerError, false, true},
+		{"http://127.0.0.1:1/secret-token-x.zip", 0, false, true},           // nothing listens
+		{"http://packages.example.com/secret-token-x.zip", 0, false, false}, // plain http off loopback
+		{"ftp://packages.example.com/secret-token-x.zip", 0, false, false},  // not http(s)
 	} {
 		_, err := c.FetchPackage(t.Context(), tc.url, &bytes.Buffer{})
 		var pe *PackageFetchError
 		if !errors.As(err, &pe) {
 			t.Fatalf("%s: error %v, want a PackageFetchError", tc.url, err)
 		}
-		if pe.HTTPStatus != tc.wantStatus || pe.Expired() != tc.wantExpired {
-			t.Errorf("%s: status %d expired %v, want %d %v", tc.url, pe.HTTPStatus, pe.Expired(), tc.wantStatus, tc.wantExpired)
+		if pe.HTTPStatus != tc.wantStatus || pe.Expired() != tc.wantExpired || pe.Retryable() != tc.wantRetryable {
+			t.Errorf("%s: status %d expired %v retryable %v, want %d %v %v", tc.url, pe.HTTPStatus, pe.Expired(), pe.Retryable(),
+				tc.wantStatus, tc.wantExpired, tc.wantRetryable)
 		}
 		if strings.Contains(err.Error(), "secret-token-x") {
 			t.Errorf("the error shows the link: %v", err)

@@ -42,8 +42,9 @@ type htmlPackageDownloadModel struct {
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 
-// linkAttempts bounds how often a link that expired before its download
-// finished is replaced by a fresh one (spec, Limits: one minute each).
+// linkAttempts bounds how often a link whose download failed, or that
+// expired before its download finished (spec, Limits: one minute each), is
+// replaced by a fresh one.
 const linkAttempts = 3
 
 func (a *htmlPackageDownloadAction) Schema(ctx context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -124,12 +125,13 @@ func (a *htmlPackageDownloadAction) Invoke(ctx context.Context, req action.Invok
 			return a.client.FetchPackage(ctx, pkg.ResourceURL, w)
 		})
 		var fetch *apiclient.PackageFetchError
-		if errors.As(err, &fetch) && fetch.Expired() && attempt < linkAttempts && ctx.Err() == nil {
-			// The minute ran out before the download did: the package
-			// exists, so the next call answers at once with a fresh link.
-			tflog.Info(ctx, "the package link expired before the download finished; requesting a new one", map[string]any{
-				"http_status": fetch.HTTPStatus, "attempt": attempt,
+		if errors.As(err, &fetch) && fetch.Retryable() && attempt < linkAttempts && ctx.Err() == nil {
+			// The link expired or the transfer failed: the package exists,
+			// so the next call answers at once with a fresh link.
+			tflog.Info(ctx, "the package download failed; requesting a new link", map[string]any{
+				"http_status": fetch.HTTPStatus, "expired": fetch.Expired(), "attempt": attempt,
 			})
+			progress(fmt.Sprintf("The download failed (%v); requesting a new link", fetch))
 			continue
 		}
 		break

@@ -3,6 +3,8 @@ package provider
 import (
 	"archive/zip"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +15,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	actionschema "github.com/hashicorp/terraform-plugin-framework/action/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
@@ -203,7 +208,11 @@ terraform {
 	if err := checkPackageZIP(dest)(nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Requesting the HTML package of collection pub-private-1", "Wrote the HTML package"} {
+	for _, want := range []string{
+		"Requesting the HTML package of collection pub-private-1",
+		"Waiting for the HTML package of collection pub-private-1: PROCESSING", // the emulator builds it in a second
+		"Wrote the HTML package",
+	} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the output shows no progress %q:\n%s", want, out)
 		}
@@ -326,5 +335,71 @@ func TestActionDocsListEveryArgument(t *testing.T) {
 	check(resp.Schema.Attributes)
 	if n != 4 {
 		t.Errorf("checked %d attributes, want 4 (collection_hash, path, timeouts, timeouts.invoke)", n)
+	}
+}
+
+// failFirstPackageGET answers the first download of a package with 503 and
+// passes everything else to the network.
+type failFirstPackageGET struct {
+	failed bool
+}
+
+func (f *failFirstPackageGET) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !f.failed && strings.Contains(r.URL.Path, "/_emulator/packages/") {
+		f.failed = true
+		return &http.Response{StatusCode: http.StatusServiceUnavailable, Body: io.NopCloser(strings.NewReader("busy")),
+			Header: http.Header{}, Request: r}, nil
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// A download that fails is tried again with a fresh link: the package
+// exists, so asking again costs one call and creates nothing.
+func TestHTMLPackageDownloadRetriesAFailedDownload(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	flaky := &failFirstPackageGET{}
+	client, err := apiclient.New(apiclient.Config{BaseURL: emu.BaseURL, UploadURL: emu.UploadURL, APIKey: "demo-key",
+		Secret: "demo-secret", HTTPClient: &http.Client{Transport: flaky}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest := filepath.Join(t.TempDir(), "handbook.zip")
+
+	a := newHTMLPackageDownloadAction()
+	configurable, ok := a.(action.ActionWithConfigure)
+	if !ok {
+		t.Fatal("the action has no Configure")
+	}
+	var cresp action.ConfigureResponse
+	configurable.Configure(t.Context(), action.ConfigureRequest{ProviderData: &providerData{client: client}}, &cresp)
+	var sresp action.SchemaResponse
+	a.Schema(t.Context(), action.SchemaRequest{}, &sresp)
+	if d := append(cresp.Diagnostics, sresp.Diagnostics...); d.HasError() {
+		t.Fatal(d)
+	}
+	typ := sresp.Schema.Type().TerraformType(t.Context())
+	values := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, nil)}
+	for attr, v := range map[string]string{"collection_hash": "pub-private-1", "path": dest} {
+		if d := values.SetAttribute(t.Context(), path.Root(attr), v); d.HasError() {
+			t.Fatal(d)
+		}
+	}
+	var progress []string
+	resp := action.InvokeResponse{SendProgress: func(e action.InvokeProgressEvent) { progress = append(progress, e.Message) }}
+	a.Invoke(t.Context(), action.InvokeRequest{Config: tfsdk.Config{Schema: sresp.Schema, Raw: values.Raw}}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("invoke failed: %v\nprogress: %q", resp.Diagnostics, progress)
+	}
+	if !flaky.failed {
+		t.Fatal("the first download was never attempted: the test proves nothing")
+	}
+	if err := checkPackageZIP(dest)(nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(progress, "\n"), "HTTP 503); requesting a new link") {
+		t.Errorf("progress does not report the retry: %q", progress)
+	}
+	if n := emu.Emulator.Requests()[apiclient.ActionDownloadHTML]["20"]; n < 2 {
+		t.Errorf("downloadHTML answered %d times, want a second call for a fresh link", n)
 	}
 }
