@@ -3,7 +3,6 @@ package provider
 import (
 	"fmt"
 	"image/color"
-	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -24,176 +23,138 @@ import (
 // skips these tests and keeps importing by ID in every resource's own test.
 var identityCLIs = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)}
 
-// identitySteps follow a step that applied cfg: the identity survives a
-// refresh, and an import {} block by identity of addr plans nothing beyond
-// the import (or, for a resource that adopts its configuration, an update).
-func identitySteps(cfg, addr string, identity map[string]knownvalue.Check, importPlan []plancheck.PlanCheck, expectChange bool) []resource.TestStep {
-	return []resource.TestStep{
-		{
-			// The identity survives refresh, and the plan stays empty.
-			Config: cfg,
-			ConfigPlanChecks: resource.ConfigPlanChecks{
-				PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-			},
-			ConfigStateChecks: []statecheck.StateCheck{
-				statecheck.ExpectIdentity(addr, identity),
-			},
-		},
-		{
-			ResourceName:       addr,
-			ImportState:        true,
-			ImportStateKind:    resource.ImportBlockWithResourceIdentity,
-			ExpectNonEmptyPlan: expectChange,
-			ImportPlanChecks:   resource.ImportPlanChecks{PreApply: importPlan},
-		},
-	}
+// identityCase is one resource's identity test.
+type identityCase struct {
+	addr string
+	cfg  string // creates addr
+	want map[string]knownvalue.Check
+	// from maps each identity attribute to the state attribute it mirrors.
+	from map[string]string
+	// adopts: the service cannot report every argument (sections, a file),
+	// so the import plans an in-place update that adopts the configuration.
+	adopts bool
+	// generated checks the plan of `terraform plan -generate-config-out`;
+	// nil when the generated block cannot be complete (adopts).
+	generated plancheck.PlanCheck
 }
 
-func TestAccIdentity_collectionBackground(t *testing.T) {
-	emu := newTestEmulator(t, nil)
-	const hash = "pub-private-1"
-	addr := "flipbook_collection_background.test"
-	steps := []resource.TestStep{{
-		Config: backgroundConfig(emu, hash, ""),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectIdentity(addr, map[string]knownvalue.Check{"collection_hash": knownvalue.StringExact(hash)}),
-			statecheck.ExpectIdentityValueMatchesState(addr, tfjsonpath.New("collection_hash")),
-		},
-	}}
-	steps = append(steps, identitySteps(steps[0].Config, addr, map[string]knownvalue.Check{"collection_hash": knownvalue.StringExact(hash)}, nil, false)...)
-	steps = append(steps, resource.TestStep{
-		// terraform plan -generate-config-out writes a configuration that
-		// imports with no change.
-		ResourceName:    addr,
+// testAccIdentity creates the resource and checks its identity, that the
+// identity survives a refresh with an empty plan, that an import {} block by
+// identity finds the same object (plugin-testing compares the identities),
+// and, where the generated configuration can be complete, that it imports
+// with no change.
+func testAccIdentity(t *testing.T, c identityCase) {
+	t.Helper()
+	checks := []statecheck.StateCheck{statecheck.ExpectIdentity(c.addr, c.want)}
+	for id, st := range c.from {
+		checks = append(checks, statecheck.ExpectIdentityValueMatchesStateAtPath(c.addr, tfjsonpath.New(id), tfjsonpath.New(st)))
+	}
+	importStep := resource.TestStep{
+		ResourceName:    c.addr,
 		ImportState:     true,
 		ImportStateKind: resource.ImportBlockWithResourceIdentity,
-		GenerateConfig:  true,
-		ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-			plancheck.ExpectKnownValue("flipbook_collection_background.generated", tfjsonpath.New("collection_hash"), knownvalue.StringExact(hash)),
-		}},
-	})
+	}
+	if c.adopts {
+		importStep.ExpectNonEmptyPlan = true
+		importStep.ImportPlanChecks.PreApply = []plancheck.PlanCheck{plancheck.ExpectResourceAction(c.addr, plancheck.ResourceActionUpdate)}
+	}
+	steps := []resource.TestStep{
+		{Config: c.cfg, ConfigStateChecks: checks},
+		{
+			Config:            c.cfg,
+			ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(c.addr, c.want)},
+		},
+		importStep,
+	}
+	if c.generated != nil {
+		steps = append(steps, resource.TestStep{
+			ResourceName:     c.addr,
+			ImportState:      true,
+			ImportStateKind:  resource.ImportBlockWithResourceIdentity,
+			GenerateConfig:   true,
+			ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{c.generated}},
+		})
+	}
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		TerraformVersionChecks:   identityCLIs,
 		Steps:                    steps,
+	})
+}
+
+var attachedIdentityWant = map[string]knownvalue.Check{"collection_hash": knownvalue.StringExact("pub-private-1")}
+
+func TestAccIdentity_collectionBackground(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	testAccIdentity(t, identityCase{
+		addr: "flipbook_collection_background.test",
+		cfg:  backgroundConfig(emu, "pub-private-1", ""),
+		want: attachedIdentityWant,
+		from: map[string]string{"collection_hash": "collection_hash"},
+		generated: plancheck.ExpectKnownValue("flipbook_collection_background.generated", tfjsonpath.New("collection_hash"),
+			knownvalue.StringExact("pub-private-1")),
 	})
 }
 
 func TestAccIdentity_collectionPermissions(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	const hash = "pub-private-1"
-	addr := "flipbook_collection_permissions.test"
-	cfg := permissionsConfig(emu, hash, "", `{ type = "teammate", group = "Sales" }`)
-	want := map[string]knownvalue.Check{"collection_hash": knownvalue.StringExact(hash)}
-	steps := []resource.TestStep{{
-		Config:            cfg,
-		ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(addr, want)},
-	}}
-	steps = append(steps, identitySteps(steps[0].Config, addr, want, nil, false)...)
-	steps = append(steps, resource.TestStep{
-		ResourceName:    addr,
-		ImportState:     true,
-		ImportStateKind: resource.ImportBlockWithResourceIdentity,
-		GenerateConfig:  true,
-		ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
-			plancheck.ExpectKnownValue("flipbook_collection_permissions.generated", tfjsonpath.New("permissions"),
-				knownvalue.SetExact([]knownvalue.Check{permissionValue("teammate", "", "Sales")})),
-		}},
-	})
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   identityCLIs,
-		Steps:                    steps,
+	testAccIdentity(t, identityCase{
+		addr: "flipbook_collection_permissions.test",
+		cfg:  permissionsConfig(emu, "pub-private-1", "", `{ type = "teammate", group = "Sales" }`),
+		want: attachedIdentityWant,
+		from: map[string]string{"collection_hash": "collection_hash"},
+		generated: plancheck.ExpectKnownValue("flipbook_collection_permissions.generated", tfjsonpath.New("permissions"),
+			knownvalue.SetExact([]knownvalue.Check{permissionValue("teammate", "", "Sales")})),
 	})
 }
 
 func TestAccIdentity_collectionLogo(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	addr := "flipbook_collection_logo.test"
 	logo := writeTestPNG(t, t.TempDir(), "logo.png", 8, 8, color.White)
-	want := map[string]knownvalue.Check{"collection_hash": knownvalue.StringExact("pub-private-1")}
-	steps := []resource.TestStep{{
-		Config:            logoConfig(emu, fmt.Sprintf("file = %q", logo)),
-		ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectIdentity(addr, want)},
-	}}
-	// The service cannot report the file a logo came from: the import
-	// adopts the configured file in place.
-	steps = append(steps, identitySteps(steps[0].Config, addr, want, []plancheck.PlanCheck{
-		plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-	}, true)...)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   identityCLIs,
-		Steps:                    steps,
+	testAccIdentity(t, identityCase{
+		addr:   "flipbook_collection_logo.test",
+		cfg:    logoConfig(emu, fmt.Sprintf("file = %q", logo)),
+		want:   attachedIdentityWant,
+		from:   map[string]string{"collection_hash": "collection_hash"},
+		adopts: true, // the service cannot report the file a logo came from
 	})
 }
 
 func TestAccIdentity_document(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	const col = "pub-private-1"
-	addr := "flipbook_document.test"
 	pdf := writeTestPDF(t, t.TempDir(), "manual.pdf", 2)
-	want := map[string]knownvalue.Check{
-		"collection_hash": knownvalue.StringExact(col),
-		"flipbook_hash":   knownvalue.StringRegexp(regexp.MustCompile(`^[0-9a-f]{16}$`)),
-	}
-	steps := []resource.TestStep{{
-		Config: documentConfig(emu, col, fmt.Sprintf("file = %q", pdf)),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectIdentity(addr, want),
-			statecheck.ExpectIdentityValueMatchesStateAtPath(addr, tfjsonpath.New("flipbook_hash"), tfjsonpath.New("id")),
+	testAccIdentity(t, identityCase{
+		addr: "flipbook_document.test",
+		cfg:  documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", pdf)),
+		want: map[string]knownvalue.Check{
+			"collection_hash": knownvalue.StringExact("pub-private-1"),
+			"flipbook_hash":   knownvalue.StringRegexp(hashPattern),
 		},
-	}}
-	steps = append(steps, identitySteps(steps[0].Config, addr, want, []plancheck.PlanCheck{
-		plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-	}, true)...)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   identityCLIs,
-		Steps:                    steps,
+		from:   map[string]string{"collection_hash": "collection_hash", "flipbook_hash": "id"},
+		adopts: true, // nor the file a document came from
 	})
 }
 
 func TestAccIdentity_templateCollection(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	addr := brochureAddr
-	want := map[string]knownvalue.Check{"collection_hash": knownvalue.StringRegexp(hashPattern)}
-	steps := []resource.TestStep{{
-		Config: emu.providerConfig("") + brochure("Identity", ""),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectIdentity(addr, want),
-			statecheck.ExpectIdentityValueMatchesStateAtPath(addr, tfjsonpath.New("collection_hash"), tfjsonpath.New("id")),
-		},
-	}}
-	// The service cannot report the sections a collection was generated
-	// from: the import adopts them in place, never by a new generation.
-	steps = append(steps, identitySteps(steps[0].Config, addr, want, []plancheck.PlanCheck{
-		plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-	}, true)...)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   identityCLIs,
-		Steps:                    steps,
+	testAccIdentity(t, identityCase{
+		addr:   brochureAddr,
+		cfg:    emu.providerConfig("") + brochure("Identity", ""),
+		want:   map[string]knownvalue.Check{"collection_hash": knownvalue.StringRegexp(hashPattern)},
+		from:   map[string]string{"collection_hash": "id"},
+		adopts: true, // nor the sections a collection was generated from
 	})
 }
 
 func TestAccIdentity_catalog(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	want := map[string]knownvalue.Check{"collection_hash": knownvalue.StringRegexp(hashPattern)}
-	steps := []resource.TestStep{{
-		Config: emu.providerConfig("") + catalog(trailByPrice),
-		ConfigStateChecks: []statecheck.StateCheck{
-			statecheck.ExpectIdentity(shoesAddr, want),
-			statecheck.ExpectIdentityValueMatchesStateAtPath(shoesAddr, tfjsonpath.New("collection_hash"), tfjsonpath.New("id")),
-		},
-	}}
-	steps = append(steps, identitySteps(steps[0].Config, shoesAddr, want, []plancheck.PlanCheck{
-		plancheck.ExpectResourceAction(shoesAddr, plancheck.ResourceActionUpdate),
-	}, true)...)
-	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		TerraformVersionChecks:   identityCLIs,
-		Steps:                    steps,
+	testAccIdentity(t, identityCase{
+		addr:   shoesAddr,
+		cfg:    emu.providerConfig("") + catalog(trailByPrice),
+		want:   map[string]knownvalue.Check{"collection_hash": knownvalue.StringRegexp(hashPattern)},
+		from:   map[string]string{"collection_hash": "id"},
+		adopts: true,
 	})
 }
 
