@@ -41,6 +41,10 @@ done
 
 log() { echo "build-clis: $*" >&2; }
 
+# Temporary source copy and half-written binaries, removed however we exit.
+CLEANUP=()
+trap 'rm -rf "${CLEANUP[@]}"' EXIT
+
 # module_dir MODULE VERSION: downloads the module zip (from the proxy, into the
 # module cache) and prints its directory there.
 module_dir() {
@@ -74,6 +78,7 @@ build_tofu() {
   start=$SECONDS
   src="$(module_dir github.com/opentofu/opentofu "v$TOFU_VERSION")"
   mkdir -p "$(dirname "$out")"
+  CLEANUP+=("$out.tmp")
   log "OpenTofu $TOFU_VERSION: building from $src (about 5 minutes on 2 cores)"
   # The module directory is read-only: go build writes only the -o file and GOCACHE.
   (cd "$src" && "$GO" build -trimpath -ldflags "-s -w -X github.com/opentofu/opentofu/version.dev=no" \
@@ -93,7 +98,7 @@ build_terraform() {
   src="$(module_dir github.com/hashicorp/terraform "v$TF_VERSION")"
   mkdir -p "$(dirname "$out")"
   work="$(mktemp -d "${TMPDIR:-/tmp}/flipbook-terraform-src.XXXXXX")"
-  trap 'rm -rf "$work"' RETURN
+  CLEANUP+=("$work" "$out.tmp")
   log "Terraform $TF_VERSION: copying $src to $work (test-only build, see the header)"
   cp -R "$src/." "$work/"
   chmod -R u+w "$work"
