@@ -25,6 +25,7 @@ var (
 	_ resource.Resource                = (*collectionResource)(nil)
 	_ resource.ResourceWithConfigure   = (*collectionResource)(nil)
 	_ resource.ResourceWithImportState = (*collectionResource)(nil)
+	_ resource.ResourceWithIdentity    = (*collectionResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*collectionResource)(nil)
 )
 
@@ -53,7 +54,7 @@ type collectionResource struct {
 }
 
 func newCollectionResource(kind collectionKind) resource.Resource {
-	return &collectionResource{resourceBase: resourceBase{typeSuffix: kind.typeSuffix}, kind: kind}
+	return &collectionResource{resourceBase: resourceBase{typeSuffix: kind.typeSuffix, identity: generatedCollectionIdentity}, kind: kind}
 }
 
 type collectionResourceModel struct {
@@ -173,6 +174,7 @@ func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaReques
 }
 
 func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan collectionResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -221,6 +223,7 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *collectionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
 	var state collectionResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -245,6 +248,7 @@ func (r *collectionResource) Read(ctx context.Context, req resource.ReadRequest,
 // value, or the first configuration of an imported collection. Neither needs
 // an API change; the computed values are refreshed.
 func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan collectionResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -353,5 +357,8 @@ func requiresReplacement(ctx context.Context, req resource.ModifyPlanRequest, st
 }
 
 func (r *collectionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
+		return
+	}
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -28,6 +29,7 @@ import (
 var (
 	_ provider.Provider                       = (*flipbookProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*flipbookProvider)(nil)
+	_ provider.ProviderWithActions            = (*flipbookProvider)(nil)
 )
 
 // Environment variables read when a setting is absent from the configuration.
@@ -209,6 +211,7 @@ func (p *flipbookProvider) Configure(ctx context.Context, req provider.Configure
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.EphemeralResourceData = data
+	resp.ActionData = data
 }
 
 func (p *flipbookProvider) intSetting(v types.Int64, attr, env string, diags *diag.Diagnostics) int64 {
@@ -274,5 +277,12 @@ func (p *flipbookProvider) DataSources(context.Context) []func() datasource.Data
 func (p *flipbookProvider) EphemeralResources(context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
 		newHTMLPackageEphemeral,
+	}
+}
+
+// Actions need Terraform 1.14 or later; older versions never see them.
+func (p *flipbookProvider) Actions(context.Context) []func() action.Action {
+	return []func() action.Action{
+		newHTMLPackageDownloadAction,
 	}
 }

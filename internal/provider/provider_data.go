@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -33,9 +34,11 @@ func clientFrom(data any, diags *diag.Diagnostics) *apiclient.Client {
 	return pd.client
 }
 
-// resourceBase gives a resource its client; embed it and set typeSuffix.
+// resourceBase gives a resource its client and its identity (identity.go);
+// embed it and set typeSuffix and identity.
 type resourceBase struct {
 	typeSuffix string
+	identity   identityKind
 	client     *apiclient.Client
 }
 
@@ -72,5 +75,19 @@ func (b *ephemeralBase) Metadata(_ context.Context, req ephemeral.MetadataReques
 }
 
 func (b *ephemeralBase) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
+	b.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// actionBase is resourceBase for actions.
+type actionBase struct {
+	typeSuffix string
+	client     *apiclient.Client
+}
+
+func (b *actionBase) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.typeSuffix
+}
+
+func (b *actionBase) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
 	b.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }

@@ -170,8 +170,11 @@ func TestEveryAttributeHasMarkdownDescription(t *testing.T) {
 			schemas[kind+" "+name] = s
 		}
 	}
-	if len(schemas) != 1+6+5+1 {
-		t.Fatalf("found %d schemas, want the provider's and 12 objects'", len(schemas))
+	for name, a := range resp.ActionSchemas {
+		schemas["action "+name] = a.Schema
+	}
+	if len(schemas) != 1+6+5+1+1 {
+		t.Fatalf("found %d schemas, want the provider's and 13 objects'", len(schemas))
 	}
 	for name, s := range schemas {
 		if strings.TrimSpace(s.Block.Description) == "" {

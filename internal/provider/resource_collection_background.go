@@ -18,10 +18,11 @@ var (
 	_ resource.Resource                = (*collectionBackgroundResource)(nil)
 	_ resource.ResourceWithConfigure   = (*collectionBackgroundResource)(nil)
 	_ resource.ResourceWithImportState = (*collectionBackgroundResource)(nil)
+	_ resource.ResourceWithIdentity    = (*collectionBackgroundResource)(nil)
 )
 
 func newCollectionBackgroundResource() resource.Resource {
-	return &collectionBackgroundResource{resourceBase{typeSuffix: "collection_background"}}
+	return &collectionBackgroundResource{resourceBase{typeSuffix: "collection_background", identity: attachedIdentity}}
 }
 
 type collectionBackgroundResource struct {
@@ -71,6 +72,7 @@ func (r *collectionBackgroundResource) Schema(_ context.Context, _ resource.Sche
 }
 
 func (r *collectionBackgroundResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan collectionBackgroundModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -104,6 +106,7 @@ func applyBackground(m *collectionBackgroundModel, col *apiclient.Collection) {
 }
 
 func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
 	var state collectionBackgroundModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -125,6 +128,7 @@ func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.Re
 
 // Update is never planned (every input replaces); it keeps the state as it is.
 func (r *collectionBackgroundResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var state collectionBackgroundModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -142,5 +146,8 @@ func (r *collectionBackgroundResource) Delete(ctx context.Context, req resource.
 }
 
 func (r *collectionBackgroundResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
+		return
+	}
 	importCollectionHash(ctx, "flipbook_collection_background", req, resp)
 }

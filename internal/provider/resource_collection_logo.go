@@ -18,12 +18,13 @@ var (
 	_ resource.Resource                     = (*collectionLogoResource)(nil)
 	_ resource.ResourceWithConfigure        = (*collectionLogoResource)(nil)
 	_ resource.ResourceWithImportState      = (*collectionLogoResource)(nil)
+	_ resource.ResourceWithIdentity         = (*collectionLogoResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*collectionLogoResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*collectionLogoResource)(nil)
 )
 
 func newCollectionLogoResource() resource.Resource {
-	return &collectionLogoResource{resourceBase{typeSuffix: "collection_logo"}}
+	return &collectionLogoResource{resourceBase{typeSuffix: "collection_logo", identity: attachedIdentity}}
 }
 
 // privateAppliedLogo is the private-state key holding the logoImage this
@@ -145,6 +146,7 @@ func appliedLogo(ctx context.Context, p privateGetter, diags *diag.Diagnostics) 
 }
 
 func (r *collectionLogoResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan collectionLogoModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -157,6 +159,7 @@ func (r *collectionLogoResource) Create(ctx context.Context, req resource.Create
 }
 
 func (r *collectionLogoResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state collectionLogoModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -222,6 +225,7 @@ func (r *collectionLogoResource) setLogo(ctx context.Context, m *collectionLogoM
 }
 
 func (r *collectionLogoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
 	var state collectionLogoModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -257,5 +261,8 @@ func (r *collectionLogoResource) Delete(ctx context.Context, req resource.Delete
 }
 
 func (r *collectionLogoResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
+		return
+	}
 	importCollectionHash(ctx, "flipbook_collection_logo", req, resp)
 }

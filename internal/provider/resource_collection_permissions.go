@@ -25,11 +25,12 @@ var (
 	_ resource.Resource                   = (*collectionPermissionsResource)(nil)
 	_ resource.ResourceWithConfigure      = (*collectionPermissionsResource)(nil)
 	_ resource.ResourceWithImportState    = (*collectionPermissionsResource)(nil)
+	_ resource.ResourceWithIdentity       = (*collectionPermissionsResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*collectionPermissionsResource)(nil)
 )
 
 func newCollectionPermissionsResource() resource.Resource {
-	return &collectionPermissionsResource{resourceBase{typeSuffix: "collection_permissions"}}
+	return &collectionPermissionsResource{resourceBase{typeSuffix: "collection_permissions", identity: attachedIdentity}}
 }
 
 // Defaults of the timeouts block: a collection that is still publishing
@@ -221,6 +222,7 @@ func setFromEntries(entries []permissionEntry, diags *diag.Diagnostics) types.Se
 }
 
 func (r *collectionPermissionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan collectionPermissionsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -240,6 +242,7 @@ func (r *collectionPermissionsResource) Create(ctx context.Context, req resource
 }
 
 func (r *collectionPermissionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state collectionPermissionsModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -357,6 +360,7 @@ func addPermissionsAPIError(diags *diag.Diagnostics, summary, doing string, err 
 }
 
 func (r *collectionPermissionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
 	var state collectionPermissionsModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -431,5 +435,8 @@ func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource
 }
 
 func (r *collectionPermissionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
+		return
+	}
 	importCollectionHash(ctx, "flipbook_collection_permissions", req, resp)
 }

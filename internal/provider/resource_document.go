@@ -24,12 +24,13 @@ var (
 	_ resource.Resource                     = (*documentResource)(nil)
 	_ resource.ResourceWithConfigure        = (*documentResource)(nil)
 	_ resource.ResourceWithImportState      = (*documentResource)(nil)
+	_ resource.ResourceWithIdentity         = (*documentResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*documentResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*documentResource)(nil)
 )
 
 func newDocumentResource() resource.Resource {
-	return &documentResource{resourceBase{typeSuffix: "document"}}
+	return &documentResource{resourceBase{typeSuffix: "document", identity: documentIdentity}}
 }
 
 // defaultConversionTimeout bounds upload plus conversion when the timeouts
@@ -181,6 +182,7 @@ func sourceReplacePaths(stateFile, stateURL, stateSHA, planFile, planURL, planSH
 }
 
 func (r *documentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan documentModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -292,6 +294,7 @@ func (r *documentResource) addUploadError(ctx context.Context, diags *diag.Diagn
 }
 
 func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
 	var state documentModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -326,6 +329,7 @@ func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, r
 // a file moved to another path, or an imported document adopting its
 // configured source. Nothing is sent.
 func (r *documentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state documentModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -348,6 +352,9 @@ func (r *documentResource) Delete(ctx context.Context, req resource.DeleteReques
 }
 
 func (r *documentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
+		return
+	}
 	collection, flipbook, ok := strings.Cut(req.ID, "/")
 	if !ok || collection == "" || flipbook == "" || strings.Contains(flipbook, "/") {
 		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf(

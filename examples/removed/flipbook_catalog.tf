@@ -1,0 +1,11 @@
+# Stop managing the resource without destroying it (Terraform 1.7 or later).
+# The API cannot delete it anyway (the catalog stays in the account):
+# this says so in the plan, and the provider is never asked to destroy it.
+# Replace the resource block with this block and apply.
+removed {
+  from = flipbook_catalog.example
+
+  lifecycle {
+    destroy = false
+  }
+}
