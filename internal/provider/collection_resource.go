@@ -186,7 +186,7 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 	hash, diags, err := r.kind.create(ctx, r.client, plan.Sections, plan.Title.ValueString(), plan.Folder.ValueString())
 	resp.Diagnostics.Append(diags...)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error Creating "+r.kind.title, "creating the "+r.kind.noun, err)
+		addGenerationError(&resp.Diagnostics, "Error Creating "+r.kind.title, "creating the "+r.kind.noun, err, r.kind.typeSuffix == "catalog")
 	}
 	if resp.Diagnostics.HasError() {
 		return
