@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -57,7 +58,7 @@ func (guessString) ValidateString(_ context.Context, req validator.StringRequest
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() != "" {
 		return
 	}
-	resp.Diagnostics.AddAttributeWarning(req.Path, "Empty Value May Be Refused",
+	addAttrWarning(&resp.Diagnostics, req.Path, "Empty Value May Be Refused",
 		"This value is empty. The spec does not say whether the service accepts an empty value here, so this is a guess "+
 			"and the plan goes ahead; if the service refuses it, the apply fails with its answer.")
 }
@@ -85,7 +86,7 @@ func (v guessListSize) ValidateList(_ context.Context, req validator.ListRequest
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || len(req.ConfigValue.Elements()) >= v.min {
 		return
 	}
-	resp.Diagnostics.AddAttributeWarning(req.Path, "List May Be Refused", v.detail)
+	addAttrWarning(&resp.Diagnostics, req.Path, "List May Be Refused", v.detail)
 }
 
 // int64Warning warns, without refusing, when a number is below min.
@@ -110,7 +111,7 @@ func (v guessInt64) ValidateInt64(_ context.Context, req validator.Int64Request,
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueInt64() >= v.min {
 		return
 	}
-	resp.Diagnostics.AddAttributeWarning(req.Path, "Value May Not Do What You Expect",
+	addAttrWarning(&resp.Diagnostics, req.Path, "Value May Not Do What You Expect",
 		fmt.Sprintf("The value %d is below %d. %s", req.ConfigValue.ValueInt64(), v.min, v.detail))
 }
 
@@ -136,7 +137,7 @@ func (v guessFloat64) ValidateFloat64(_ context.Context, req validator.Float64Re
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueFloat64() >= v.min {
 		return
 	}
-	resp.Diagnostics.AddAttributeWarning(req.Path, "Value May Not Do What You Expect",
+	addAttrWarning(&resp.Diagnostics, req.Path, "Value May Not Do What You Expect",
 		fmt.Sprintf("The value %g is below %g. %s", req.ConfigValue.ValueFloat64(), v.min, v.detail))
 }
 
@@ -203,7 +204,7 @@ func (folderValidator) ValidateString(_ context.Context, req validator.StringReq
 		return
 	}
 	for _, p := range folderProblems(req.ConfigValue.ValueString()) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Folder",
+		addAttrError(&resp.Diagnostics, req.Path, "Invalid Folder",
 			fmt.Sprintf("The folder %q %s. A folder is a path of up to three names separated by \"/\", such as \"Marketing/2026/Spring\".",
 				req.ConfigValue.ValueString(), p))
 	}
@@ -265,20 +266,20 @@ func (templateSectionValidator) ValidateObject(_ context.Context, req validator.
 		// Spec, section table: static `templates` "yes, non-empty".
 		if tpl, ok := knownAttr(obj, "templates"); ok {
 			if l, isList := tpl.(types.List); tpl.IsNull() || isList && len(l.Elements()) == 0 {
-				resp.Diagnostics.AddAttributeError(req.Path.AtName("templates"), "Missing Section Templates",
+				addAttrError(&resp.Diagnostics, req.Path.AtName("templates"), "Missing Section Templates",
 					`A "static" section renders templates, so it needs at least one entry in templates (the spec: "yes, non-empty").`)
 			}
 		}
 		duplicateElementNames(obj, req.Path.AtName("elements"), resp)
 		if present(obj, "page_count") {
-			resp.Diagnostics.AddAttributeWarning(req.Path.AtName("page_count"), "Section Attribute Not Sent",
+			addAttrWarning(&resp.Diagnostics, req.Path.AtName("page_count"), "Section Attribute Not Sent",
 				`The spec lists pageCount for "blank" sections only, so the provider does not send page_count for a "static" `+
 					`section: it has no effect. Remove it, or change type to "blank".`)
 		}
 	case sectionBlank:
 		for _, name := range []string{"templates", "elements"} {
 			if present(obj, name) {
-				resp.Diagnostics.AddAttributeWarning(req.Path.AtName(name), "Section Attribute Not Sent",
+				addAttrWarning(&resp.Diagnostics, req.Path.AtName(name), "Section Attribute Not Sent",
 					fmt.Sprintf(`The spec lists %s for "static" sections only, so the provider does not send it for a "blank" `+
 						`section: it has no effect. Remove it, or change type to "static".`, name))
 			}
@@ -309,7 +310,7 @@ func duplicateElementNames(section types.Object, at path.Path, resp *validator.O
 			continue
 		}
 		if seen[name.ValueString()] {
-			resp.Diagnostics.AddAttributeWarning(at.AtListIndex(i).AtName("name"), "Layer Filled Twice",
+			addAttrWarning(&resp.Diagnostics, at.AtListIndex(i).AtName("name"), "Layer Filled Twice",
 				fmt.Sprintf("The layer %q is already filled by an earlier element of this section. The spec does not say "+
 					"which value the service keeps, or whether it refuses the request; this is a guess, so the plan goes "+
 					"ahead. Give each layer one element to be sure.", name.ValueString()))
@@ -353,7 +354,7 @@ func (staticSectionRequired) ValidateList(_ context.Context, req validator.ListR
 			return
 		}
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Missing Static Section",
+	addAttrError(&resp.Diagnostics, req.Path, "Missing Static Section",
 		`A template collection needs at least one section of type "static": blank sections alone render no template.`)
 }
 
@@ -409,11 +410,11 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 	}
 	// Spec, operator table: the "Value shape" column gives each operator one shape.
 	if present(obj, avoid) {
-		resp.Diagnostics.AddAttributeError(req.Path.AtName(avoid), "Wrong Condition Value Shape",
+		addAttrError(&resp.Diagnostics, req.Path.AtName(avoid), "Wrong Condition Value Shape",
 			fmt.Sprintf("The operator %q takes %s, not %s.", op, use, avoid))
 	}
 	if !present(obj, use) {
-		resp.Diagnostics.AddAttributeError(req.Path.AtName(use), "Missing Condition Value",
+		addAttrError(&resp.Diagnostics, req.Path.AtName(use), "Missing Condition Value",
 			fmt.Sprintf("The operator %q needs %s.", op, use))
 		return
 	}
@@ -422,7 +423,7 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 		value, ok := stringAttr(obj, "value")
 		// Spec, operator table: "Numeric operators need numeric strings".
 		if ok && oneOf(op, numericOperators) && !numericString.MatchString(value.ValueString()) {
-			resp.Diagnostics.AddAttributeError(req.Path.AtName("value"), "Invalid Numeric Value",
+			addAttrError(&resp.Diagnostics, req.Path.AtName("value"), "Invalid Numeric Value",
 				fmt.Sprintf("The operator %q compares numbers, so value must be a numeric string such as \"10\" or \"99.5\", got %q.",
 					op, value.ValueString()))
 		}
@@ -439,7 +440,7 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 	values, allKnown := knownStrings(list)
 	if op != "between" {
 		if len(list.Elements()) == 0 {
-			resp.Diagnostics.AddAttributeWarning(req.Path.AtName("values"), "Empty Condition List",
+			addAttrWarning(&resp.Diagnostics, req.Path.AtName("values"), "Empty Condition List",
 				fmt.Sprintf("The operator %q has no values, so it matches nothing (in) or everything (nin). The spec does not "+
 					"say whether the service accepts an empty list; this is a guess, so the plan goes ahead.", op))
 		}
@@ -447,7 +448,7 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 	}
 	// Spec, operator table: between takes "two numeric strings `[min, max]`".
 	if len(list.Elements()) != 2 {
-		resp.Diagnostics.AddAttributeError(req.Path.AtName("values"), "Invalid Range",
+		addAttrError(&resp.Diagnostics, req.Path.AtName("values"), "Invalid Range",
 			fmt.Sprintf(`The operator "between" takes exactly two numeric strings [min, max], got %d values.`, len(list.Elements())))
 		return
 	}
@@ -458,7 +459,7 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 	for i, s := range values {
 		if !numericString.MatchString(s) {
 			bad = true
-			resp.Diagnostics.AddAttributeError(req.Path.AtName("values").AtListIndex(i), "Invalid Numeric Value",
+			addAttrError(&resp.Diagnostics, req.Path.AtName("values").AtListIndex(i), "Invalid Numeric Value",
 				fmt.Sprintf(`The operator "between" compares numbers, so each bound must be a numeric string, got %q.`, s))
 		}
 	}
@@ -466,7 +467,7 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 		return
 	}
 	if lo, hi := parseNumber(values[0]), parseNumber(values[1]); lo > hi {
-		resp.Diagnostics.AddAttributeWarning(req.Path.AtName("values"), "Empty Range",
+		addAttrWarning(&resp.Diagnostics, req.Path.AtName("values"), "Empty Range",
 			fmt.Sprintf(`The range of "between" is [min, max] and is inclusive, but %q is greater than %q, so no product `+
 				`can match. The spec does not say whether the service refuses such a range; this is a guess, so the plan goes ahead. `+
 				`Swap the bounds if that was meant.`, values[0], values[1]))
@@ -490,4 +491,15 @@ func knownStrings(l types.List) ([]string, bool) {
 		out = append(out, s.ValueString())
 	}
 	return out, true
+}
+
+// addAttrError and addAttrWarning name the attribute in the detail too:
+// Terraform shows nested attributes of a list only by their resource block,
+// so the path is the one pointer a user gets.
+func addAttrError(diags *diag.Diagnostics, p path.Path, summary, detail string) {
+	diags.AddAttributeError(p, summary, "Attribute "+p.String()+": "+detail)
+}
+
+func addAttrWarning(diags *diag.Diagnostics, p path.Path, summary, detail string) {
+	diags.AddAttributeWarning(p, summary, "Attribute "+p.String()+": "+detail)
 }

@@ -1,0 +1,279 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// specRule is one entry of the table both test suites read (see its "about").
+type specRule struct {
+	ID            string         `json:"id"`
+	Spec          string         `json:"spec"`
+	Action        string         `json:"action"`
+	Allowed       map[string]any `json:"allowed"`
+	Forbidden     map[string]any `json:"forbidden"`
+	Code          int            `json:"code"`
+	Provider      string         `json:"provider"`
+	ProviderNote  string         `json:"provider_note"`
+	Attribute     string         `json:"attribute"`
+	ProviderError string         `json:"provider_error"`
+}
+
+func loadSpecRules(t *testing.T) []specRule {
+	t.Helper()
+	b, err := os.ReadFile("../testdata/spec_input_rules.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct{ Rules []specRule }
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if err := dec.Decode(&table); err != nil {
+		t.Fatal(err)
+	}
+	if len(table.Rules) == 0 {
+		t.Fatal("no rules in the table")
+	}
+	return table.Rules
+}
+
+// TestAccSpecInputRules writes every input of the shared table as a
+// configuration: an input the spec allows must plan, one it forbids must
+// fail the plan with the provider's message on the table's attribute (whose
+// top-level name Terraform shows), or, for a rule left to the service, fail
+// the apply with the service's answer. Rules the schema cannot express are
+// skipped with the table's reason.
+func TestAccSpecInputRules(t *testing.T) {
+	for _, r := range loadSpecRules(t) {
+		t.Run(r.ID, func(t *testing.T) {
+			if r.Provider == "none" {
+				t.Skipf("the provider's schema cannot express this input: %s", r.ProviderNote)
+			}
+			e := newTestEmulator(t, nil)
+			dir := t.TempDir()
+			allowed, isData := specConfig(t, e, dir, r.Action, r.Allowed)
+			steps := []resource.TestStep{{Config: allowed, PlanOnly: true, ExpectNonEmptyPlan: !isData}}
+			if r.Forbidden != nil {
+				forbidden, _ := specConfig(t, e, dir, r.Action, r.Forbidden)
+				// Terraform shows the configuration line of a top-level
+				// attribute at fault; nested attributes are named in the
+				// message (provider_error spells the path as the provider or
+				// Terraform does; a set's entries have no index to name).
+				fragments := []string{r.ProviderError}
+				if _, set := r.Forbidden[specAPIName(r.Attribute)]; set && !isData && !strings.ContainsAny(r.Attribute, ".[") {
+					fragments = append([]string{r.Attribute + " ="}, fragments...)
+				}
+				step := resource.TestStep{Config: forbidden, ExpectError: msgRe(fragments...)}
+				if r.Provider == "plan" {
+					step.PlanOnly = true
+				}
+				steps = append(steps, step)
+			}
+			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+			if r.Provider == "plan" && r.Action != "collection.getEmbed" {
+				expectNoAPICalls(t, e)
+			}
+		})
+	}
+}
+
+// specAPIName is the spec's parameter for a top-level attribute, so that
+// the attribute check runs only when the forbidden input sets it.
+func specAPIName(attr string) string {
+	switch attr {
+	case "start_page":
+		return "startPage"
+	case "file_url":
+		return "fileUrl"
+	}
+	return attr
+}
+
+// specConfig writes a table input as configuration; isData says it holds a
+// data source only (its plan is empty).
+func specConfig(t *testing.T, e *testEmulator, dir, action string, in map[string]any) (string, bool) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString(e.providerConfig(""))
+	attr := func(name string, v any) {
+		fmt.Fprintf(&b, "  %s = %s\n", name, hclValue(t, v))
+	}
+	switch action {
+	case "collection.createFromTemplate", "collection.createCatalog":
+		kind, catalog := "flipbook_template_collection", action == "collection.createCatalog"
+		sections := []any{map[string]any{"sectionType": "static", "templates": []any{map[string]any{"templateHash": "tpl-cover"}}}}
+		if catalog {
+			kind = "flipbook_catalog"
+			sections = []any{map[string]any{"sectionType": "feed", "sources": []any{map[string]any{"sourceHash": "feed-shoes"}},
+				"templates": []any{map[string]any{"templateHash": "tpl-product"}}}}
+		}
+		if s, ok := in["sections"].([]any); ok {
+			sections = s
+		}
+		fmt.Fprintf(&b, "resource %q \"rule\" {\n", kind)
+		if f, ok := in["folder"]; ok {
+			attr("folder", f)
+		}
+		fmt.Fprintf(&b, "  sections = %s\n}\n", hclValue(t, specSchemaValue(sections, catalog)))
+	case "collection.setPermissions":
+		b.WriteString("resource \"flipbook_collection_permissions\" \"rule\" {\n  collection_hash = \"pub-private-1\"\n")
+		attr("permissions", in["permissions"])
+		b.WriteString("}\n")
+	case "collection.getEmbed":
+		b.WriteString("data \"flipbook_embed\" \"rule\" {\n  collection_hash = \"pub-private-1\"\n")
+		for _, k := range sortedKeys(in) {
+			attr(map[string]string{"startPage": "start_page", "width": "width", "height": "height", "responsive": "responsive"}[k], in[k])
+		}
+		b.WriteString("}\n")
+		return b.String(), true
+	case "flipbook.add", "collection.setLogo":
+		kind := "flipbook_document"
+		if action == "collection.setLogo" {
+			kind = "flipbook_collection_logo"
+		}
+		fmt.Fprintf(&b, "resource %q \"rule\" {\n  collection_hash = \"pub-private-1\"\n", kind)
+		for _, k := range sortedKeys(in) {
+			switch k {
+			case "file":
+				attr("file", specFile(t, dir, in[k].(string)))
+			case "fileUrl":
+				attr("file_url", in[k])
+			case "logoUrl":
+				attr("click_url", in[k])
+			default:
+				attr(k, in[k])
+			}
+		}
+		b.WriteString("}\n")
+	default:
+		t.Fatalf("the table names action %q, which this test does not know", action)
+	}
+	return b.String(), false
+}
+
+// specFile writes a file of the table's kinds and returns its path.
+func specFile(t *testing.T, dir, kind string) string {
+	t.Helper()
+	switch {
+	case kind == "png":
+		return writeTestPNG(t, dir, "logo.png", 2, 2, color.White)
+	case kind == "pdf-over-100mb":
+		return writeSparseFile(t, dir, "big.pdf", []byte("%PDF-1.4\n"), 100<<20+1)
+	case strings.HasPrefix(kind, "pdf:"):
+		n, err := strconv.Atoi(strings.TrimPrefix(kind, "pdf:"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return writeTestPDF(t, dir, kind[4:]+"-pages.pdf", n)
+	}
+	t.Fatalf("unknown file kind %q", kind)
+	return ""
+}
+
+// specSchemaValue renames a sections value from the spec's request names to
+// the schema's. A list-valued value or order becomes values or custom_order;
+// a catalog section's templates become its one template_hash (the spec uses
+// only the first) and its sources a list of hashes; sectionType is dropped
+// for catalogs (always feed).
+func specSchemaValue(v any, catalog bool) any {
+	names := map[string]string{
+		"sectionType": "type", "pageBreak": "page_break", "templateHash": "template_hash", "templatePages": "pages",
+		"pageCount": "page_count", "groupBy": "group_by", "sortBy": "sort_by",
+	}
+	switch x := v.(type) {
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = specSchemaValue(e, catalog)
+		}
+		return out
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range x {
+			_, isList := e.([]any)
+			switch {
+			case k == "sectionType" && catalog:
+			case k == "templates" && catalog:
+				if list, _ := e.([]any); len(list) > 0 {
+					out["template_hash"] = list[0].(map[string]any)["templateHash"]
+				}
+			case k == "sources" && catalog:
+				var hashes []any
+				for _, s := range e.([]any) {
+					hashes = append(hashes, s.(map[string]any)["sourceHash"])
+				}
+				out["sources"] = hashes
+			case k == "value" && isList:
+				out["values"] = e
+			case k == "order" && isList:
+				out["custom_order"] = e
+			default:
+				if n, ok := names[k]; ok {
+					k = n
+				}
+				out[k] = specSchemaValue(e, catalog)
+			}
+		}
+		return out
+	}
+	return v
+}
+
+// hclValue writes a JSON value as an HCL literal.
+func hclValue(t *testing.T, v any) string {
+	t.Helper()
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return strconv.Quote(x)
+	case json.Number:
+		return x.String()
+	case bool:
+		return strconv.FormatBool(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = hclValue(t, e)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		var parts []string
+		for _, k := range sortedKeys(x) {
+			parts = append(parts, k+" = "+hclValue(t, x[k]))
+		}
+		return "{ " + strings.Join(parts, ", ") + " }"
+	}
+	t.Fatalf("no HCL for %T", v)
+	return ""
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// The attribute check above must be able to fail: a message that is not the
+// provider's, or the wrong attribute, does not match.
+func TestSpecRuleMessagesAreSpecific(t *testing.T) {
+	out := "with flipbook_template_collection.rule,\n  on x.tf line 3:\n   3:   folder = \"A/B/C/D\"\n\nThe folder must have at most 3 levels"
+	if !msgRe("folder =", "at most 3 levels").MatchString(out) {
+		t.Error("the expected pattern does not match a real message")
+	}
+	if msgRe("sections =", "at most 3 levels").MatchString(out) || msgRe("folder =", "at least 1 elements").MatchString(out) {
+		t.Error("a pattern for another attribute or message matched")
+	}
+}
