@@ -80,7 +80,8 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 			"and destroying the resource removes every access row.\n\n" +
 			"The service silently skips a `teammate` entry naming a group that does not exist or an email that is not an " +
 			"accepted reader, and an `sso` entry naming an unknown SSO group. When that happens the apply fails with an " +
-			"error naming every skipped entry, and the state records the list the service really saved.\n\n" +
+			"error naming every skipped entry, and the state records the list the service really saved. When every entry is " +
+			"skipped the service saves nothing and the collection keeps its previous list, which the resource reads back.\n\n" +
 			"A collection still being published answers \"in progress\"; the resource retries until the `create` or " +
 			"`update` timeout (default 10 minutes).\n\n" +
 			"Destroy empties the list. If the service no longer knows the collection (code 46) there is nothing to empty. " +
