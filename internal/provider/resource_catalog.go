@@ -100,8 +100,8 @@ func catalogSectionsAttribute() schema.ListNestedAttribute {
 							"relative order. Exactly one of `order` and `custom_order` is required.",
 						ElementType: types.StringType,
 						Optional:    true,
-						Validators: []validator.List{listvalidator.ValueStringsAre(emptyStringWarning()...), listSizeWarning(1,
-							"An empty custom_order orders nothing. The spec does not say whether the service accepts an empty "+
+						Validators: []validator.List{listvalidator.ValueStringsAre(emptyStringWarning()...), emptyListWarning(
+							"An empty custom_order orders nothing. The spec does not say whether the service accepts an empty " +
 								"custom order; this is a guess, so the plan goes ahead.")},
 					},
 				}},
@@ -125,8 +125,8 @@ func catalogSectionsAttribute() schema.ListNestedAttribute {
 					"conditions": schema.ListNestedAttribute{
 						MarkdownDescription: "The block's conditions, at least one.",
 						Required:            true,
-						Validators: []validator.List{listSizeWarning(1, "A filter block without conditions is sent "+
-							"with an empty conditions list. The spec calls conditions a \"required array\" but does not say whether "+
+						Validators: []validator.List{emptyListWarning("A filter block without conditions is sent " +
+							"with an empty conditions list. The spec calls conditions a \"required array\" but does not say whether " +
 							"it may be empty; this is a guess, so the plan goes ahead.")},
 						NestedObject: schema.NestedAttributeObject{
 							Validators: []validator.Object{conditionValidator{}},

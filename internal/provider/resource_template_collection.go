@@ -74,7 +74,7 @@ func templateSectionsAttribute() schema.ListNestedAttribute {
 							ElementType: types.Int64Type,
 							Optional:    true,
 							Validators: []validator.List{
-								listSizeWarning(1, "An empty pages list is sent as no list, and the spec reads an omitted "+
+								emptyListWarning("An empty pages list is sent as no list, and the spec reads an omitted " +
 									"templatePages as all pages: the template renders every page. Omit pages to say so."),
 								listvalidator.ValueInt64sAre(int64Warning(0, "Indexes are zero-based; the spec says "+
 									"\"invalid indexes are skipped\", so this entry renders no page.")),

@@ -63,27 +63,26 @@ func (guessString) ValidateString(_ context.Context, req validator.StringRequest
 			"and the plan goes ahead; if the service refuses it, the apply fails with its answer.")
 }
 
-// listSizeWarning warns, without refusing, when a list has fewer than min
-// entries: detail says what the spec leaves open and what is sent.
-func listSizeWarning(minSize int, detail string) validator.List {
-	return guessListSize{min: minSize, detail: detail}
+// emptyListWarning warns, without refusing, about an empty list: detail says
+// what the spec leaves open and what is sent.
+func emptyListWarning(detail string) validator.List {
+	return guessEmptyList{detail: detail}
 }
 
-type guessListSize struct {
-	min    int
+type guessEmptyList struct {
 	detail string
 }
 
-var _ validator.List = guessListSize{}
+var _ validator.List = guessEmptyList{}
 
-func (v guessListSize) Description(context.Context) string {
-	return fmt.Sprintf("fewer than %d entries get a warning: %s", v.min, v.detail)
+func (v guessEmptyList) Description(context.Context) string {
+	return "an empty list gets a warning: " + v.detail
 }
 
-func (v guessListSize) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v guessEmptyList) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (v guessListSize) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || len(req.ConfigValue.Elements()) >= v.min {
+func (v guessEmptyList) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || len(req.ConfigValue.Elements()) > 0 {
 		return
 	}
 	addAttrWarning(&resp.Diagnostics, req.Path, "List May Be Refused", v.detail)

@@ -295,7 +295,7 @@ func TestGuessValidatorsOnlyWarn(t *testing.T) {
 	var s validator.StringResponse
 	guessString{}.ValidateString(t.Context(), validator.StringRequest{Path: p, ConfigValue: types.StringValue("")}, &s)
 	var l validator.ListResponse
-	listSizeWarning(1, "why").ValidateList(t.Context(), validator.ListRequest{Path: p, ConfigValue: types.ListValueMust(types.StringType, nil)}, &l)
+	emptyListWarning("why").ValidateList(t.Context(), validator.ListRequest{Path: p, ConfigValue: types.ListValueMust(types.StringType, nil)}, &l)
 	var i validator.Int64Response
 	int64Warning(0, "why").ValidateInt64(t.Context(), validator.Int64Request{Path: p, ConfigValue: types.Int64Value(-1)}, &i)
 	var f validator.Float64Response
