@@ -88,56 +88,49 @@ func (v guessEmptyList) ValidateList(_ context.Context, req validator.ListReques
 	addAttrWarning(&resp.Diagnostics, req.Path, "List May Be Refused", v.detail)
 }
 
-// int64Warning warns, without refusing, when a number is below min.
+// int64Warning and float64Warning warn, without refusing, when a number is
+// below min: detail says what the spec leaves open.
 func int64Warning(minValue int64, detail string) validator.Int64 {
-	return guessInt64{min: minValue, detail: detail}
+	return guessBelow{min: float64(minValue), detail: detail}
 }
 
-type guessInt64 struct {
-	min    int64
-	detail string
-}
-
-var _ validator.Int64 = guessInt64{}
-
-func (v guessInt64) Description(context.Context) string {
-	return fmt.Sprintf("values below %d get a warning: %s", v.min, v.detail)
-}
-
-func (v guessInt64) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (v guessInt64) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueInt64() >= v.min {
-		return
-	}
-	addAttrWarning(&resp.Diagnostics, req.Path, "Value May Not Do What You Expect",
-		fmt.Sprintf("The value %d is below %d. %s", req.ConfigValue.ValueInt64(), v.min, v.detail))
-}
-
-// float64Warning warns, without refusing, when a number is below min.
 func float64Warning(minValue float64, detail string) validator.Float64 {
-	return guessFloat64{min: minValue, detail: detail}
+	return guessBelow{min: minValue, detail: detail}
 }
 
-type guessFloat64 struct {
+type guessBelow struct {
 	min    float64
 	detail string
 }
 
-var _ validator.Float64 = guessFloat64{}
+var (
+	_ validator.Int64   = guessBelow{}
+	_ validator.Float64 = guessBelow{}
+)
 
-func (v guessFloat64) Description(context.Context) string {
+func (v guessBelow) Description(context.Context) string {
 	return fmt.Sprintf("values below %g get a warning: %s", v.min, v.detail)
 }
 
-func (v guessFloat64) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v guessBelow) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (v guessFloat64) ValidateFloat64(_ context.Context, req validator.Float64Request, resp *validator.Float64Response) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueFloat64() >= v.min {
+func (v guessBelow) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	if !req.ConfigValue.IsNull() && !req.ConfigValue.IsUnknown() {
+		v.check(req.Path, float64(req.ConfigValue.ValueInt64()), &resp.Diagnostics)
+	}
+}
+
+func (v guessBelow) ValidateFloat64(_ context.Context, req validator.Float64Request, resp *validator.Float64Response) {
+	if !req.ConfigValue.IsNull() && !req.ConfigValue.IsUnknown() {
+		v.check(req.Path, req.ConfigValue.ValueFloat64(), &resp.Diagnostics)
+	}
+}
+
+func (v guessBelow) check(p path.Path, n float64, diags *diag.Diagnostics) {
+	if n >= v.min {
 		return
 	}
-	addAttrWarning(&resp.Diagnostics, req.Path, "Value May Not Do What You Expect",
-		fmt.Sprintf("The value %g is below %g. %s", req.ConfigValue.ValueFloat64(), v.min, v.detail))
+	addAttrWarning(diags, p, "Value May Not Do What You Expect", fmt.Sprintf("The value %g is below %g. %s", n, v.min, v.detail))
 }
 
 // maxFolderDepth is the spec's limit on folder levels.
