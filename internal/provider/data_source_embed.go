@@ -103,6 +103,12 @@ func (d *embedDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		in.Responsive = &b
 	}
 	code, err := d.client.GetEmbed(ctx, in)
+	if err != nil && placeableAnswer(err, false) {
+		// The spec lists no getEmbed errors; an answer naming a parameter is
+		// shown on that attribute.
+		addAnswerErrors(&resp.Diagnostics, "Error Reading Embed Code", "reading the embed code of collection "+in.CollectionHash, err, false)
+		return
+	}
 	if err != nil {
 		addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Reading Embed Code",
 			"reading the embed code of collection "+in.CollectionHash, err)

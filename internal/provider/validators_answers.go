@@ -27,6 +27,7 @@ var apiFieldNames = map[string]string{
 	"templatePages": "pages", "elements": "elements", "name": "name", "pageCount": "page_count",
 	"sources": "sources", "groupBy": "group_by", "sortBy": "sort_by", "field": "field",
 	"filters": "filters", "mode": "mode", "match": "match", "conditions": "conditions", "operator": "operator",
+	"startPage": "start_page", "width": "width", "height": "height", "responsive": "responsive",
 }
 
 // answerPrefix is "path: message" with a path of dotted names and indexes.
@@ -76,8 +77,35 @@ func answerPath(apiPath string, catalog bool) (path.Path, bool) {
 // each validation message the service prefixed with a field path is shown on
 // that attribute; anything else as addAPIError does.
 func addGenerationError(diags *diag.Diagnostics, summary, doing string, err error, catalog bool) {
+	if !placeableAnswer(err, catalog) {
+		addAPIError(diags, summary, doing, err)
+		return
+	}
+	addAnswerErrors(diags, summary, doing, err, catalog)
+}
+
+// placeableAnswer says whether err is a validation answer with at least one
+// message whose field path names an attribute.
+func placeableAnswer(err error, catalog bool) bool {
 	var ae *apiclient.APIError
-	if !errors.As(err, &ae) || len(ae.Errors) == 0 {
+	if !errors.As(err, &ae) {
+		return false
+	}
+	for _, msg := range ae.Errors {
+		if m := answerPrefix.FindStringSubmatch(msg); m != nil {
+			if _, ok := answerPath(m[1], catalog); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addAnswerErrors shows each message of a validation answer on the attribute
+// its field path names, the rest without a path.
+func addAnswerErrors(diags *diag.Diagnostics, summary, doing string, err error, catalog bool) {
+	var ae *apiclient.APIError
+	if !errors.As(err, &ae) {
 		addAPIError(diags, summary, doing, err)
 		return
 	}

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"reflect"
 	"sort"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 func TestFolderProblems(t *testing.T) {
@@ -345,5 +348,21 @@ func TestAnswerPath(t *testing.T) {
 	}
 	if _, ok := answerPath("somethingElse[0]", false); ok {
 		t.Error("an unknown field was placed")
+	}
+}
+
+func TestAddAnswerErrorsPlacesEachMessage(t *testing.T) {
+	err := &apiclient.APIError{Action: "collection.getEmbed", Code: 40, Status: "Bad Request", Message: "Invalid embed parameters",
+		Errors: []string{"width: must be a number", "startPage: must be a number", "something else went wrong"}}
+	if !placeableAnswer(err, false) {
+		t.Fatal("an answer naming width was not placeable")
+	}
+	var diags diag.Diagnostics
+	addAnswerErrors(&diags, "Error Reading Embed Code", "reading", err, false)
+	if got := errorPaths(diags); !reflect.DeepEqual(got, []string{"<no path>", "start_page", "width"}) {
+		t.Errorf("errors at %q", got)
+	}
+	if placeableAnswer(&apiclient.APIError{Code: 46}, false) || placeableAnswer(errors.New("network"), false) {
+		t.Error("an answer without field paths was placeable")
 	}
 }
