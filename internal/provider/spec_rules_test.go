@@ -5,12 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
+	"math/big"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
@@ -276,4 +280,193 @@ func TestSpecRuleMessagesAreSpecific(t *testing.T) {
 	if msgRe("sections =", "at most 3 levels").MatchString(out) || msgRe("folder =", "at least 1 elements").MatchString(out) {
 		t.Error("a pattern for another attribute or message matched")
 	}
+}
+
+// TestSpecInputRulesAttributePaths checks, for every forbidden input of a
+// resource that the provider refuses at plan time, that the refusal is on the
+// table's attribute: the configuration is validated through the provider's
+// protocol server (what `terraform validate` and plan call), whose
+// diagnostics carry the exact attribute paths that Terraform's output shows
+// only for top-level attributes. Set elements have no index: the path of a
+// permissions entry is compared as permissions[*].
+func TestSpecInputRulesAttributePaths(t *testing.T) {
+	server, err := testAccProtoV6ProviderFactories["flipbook"]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := server.GetProviderSchema(t.Context(), &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range loadSpecRules(t) {
+		if r.Provider != "plan" || r.Forbidden == nil {
+			continue
+		}
+		typeName, config := specResourceConfig(r.Action, r.Forbidden)
+		if typeName == "" {
+			continue // a data source, or an upload: checked at plan by TestAccSpecInputRules
+		}
+		t.Run(r.ID, func(t *testing.T) {
+			typ := schemas.ResourceSchemas[typeName].ValueType()
+			val, err := tfValue(typ, config)
+			if err != nil {
+				t.Fatalf("the forbidden input is no value of the schema's type: %v", err)
+			}
+			dv, err := tfprotov6.NewDynamicValue(typ, val)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := server.ValidateResourceConfig(t.Context(), &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: &dv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var paths []string
+			for _, d := range resp.Diagnostics {
+				if d.Severity == tfprotov6.DiagnosticSeverityError {
+					paths = append(paths, tfPathString(d.Attribute))
+				}
+			}
+			if !slices.Contains(paths, specPathPattern(r.Attribute)) {
+				t.Errorf("the provider refused the forbidden input at %q, want at %s", paths, specPathPattern(r.Attribute))
+			}
+		})
+	}
+}
+
+// specResourceConfig is the forbidden input as the resource's configuration
+// object (schema names), or "" for inputs checked elsewhere.
+func specResourceConfig(action string, in map[string]any) (string, map[string]any) {
+	switch action {
+	case "collection.createFromTemplate", "collection.createCatalog":
+		catalog := action == "collection.createCatalog"
+		cfg := map[string]any{}
+		sections := []any{map[string]any{"sectionType": "static", "templates": []any{map[string]any{"templateHash": "tpl-cover"}}}}
+		if catalog {
+			sections = []any{map[string]any{"sources": []any{map[string]any{"sourceHash": "feed-shoes"}},
+				"templates": []any{map[string]any{"templateHash": "tpl-product"}}}}
+		}
+		if s, ok := in["sections"].([]any); ok {
+			sections = s
+		}
+		cfg["sections"] = specSchemaValue(sections, catalog)
+		if f, ok := in["folder"]; ok {
+			cfg["folder"] = f
+		}
+		if catalog {
+			return "flipbook_catalog", cfg
+		}
+		return "flipbook_template_collection", cfg
+	case "collection.setPermissions":
+		return "flipbook_collection_permissions", map[string]any{"collection_hash": "pub-private-1", "permissions": in["permissions"]}
+	}
+	return "", nil
+}
+
+// tfValue builds a configuration value of typ from JSON-shaped v; absent
+// object attributes are null.
+func tfValue(typ tftypes.Type, v any) (tftypes.Value, error) {
+	if v == nil {
+		return tftypes.NewValue(typ, nil), nil
+	}
+	switch {
+	case typ.Is(tftypes.String):
+		s, ok := v.(string)
+		if !ok {
+			return tftypes.Value{}, fmt.Errorf("%v is not a string", v)
+		}
+		return tftypes.NewValue(typ, s), nil
+	case typ.Is(tftypes.Bool):
+		b, ok := v.(bool)
+		if !ok {
+			return tftypes.Value{}, fmt.Errorf("%v is not a bool", v)
+		}
+		return tftypes.NewValue(typ, b), nil
+	case typ.Is(tftypes.Number):
+		n, ok := v.(json.Number)
+		if !ok {
+			return tftypes.Value{}, fmt.Errorf("%v is not a number", v)
+		}
+		f, _, err := big.ParseFloat(n.String(), 10, 512, big.ToNearestEven)
+		if err != nil {
+			return tftypes.Value{}, err
+		}
+		return tftypes.NewValue(typ, f), nil
+	}
+	switch tt := typ.(type) {
+	case tftypes.List, tftypes.Set:
+		list, ok := v.([]any)
+		if !ok {
+			return tftypes.Value{}, fmt.Errorf("%v is not a list", v)
+		}
+		elem := tftypes.Type(nil)
+		if l, isList := tt.(tftypes.List); isList {
+			elem = l.ElementType
+		} else {
+			elem = tt.(tftypes.Set).ElementType
+		}
+		out := make([]tftypes.Value, 0, len(list))
+		for _, e := range list {
+			ev, err := tfValue(elem, e)
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			out = append(out, ev)
+		}
+		return tftypes.NewValue(typ, out), nil
+	case tftypes.Object:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return tftypes.Value{}, fmt.Errorf("%v is not an object", v)
+		}
+		out := map[string]tftypes.Value{}
+		for name, at := range tt.AttributeTypes {
+			av, err := tfValue(at, m[name])
+			if err != nil {
+				return tftypes.Value{}, err
+			}
+			out[name] = av
+		}
+		for name := range m {
+			if _, known := tt.AttributeTypes[name]; !known {
+				return tftypes.Value{}, fmt.Errorf("no attribute %q", name)
+			}
+		}
+		return tftypes.NewValue(typ, out), nil
+	}
+	return tftypes.Value{}, fmt.Errorf("no value for type %s", typ)
+}
+
+// tfPathString spells a protocol attribute path as the table does; a set
+// element is "[*]", since set elements have no index.
+func tfPathString(p *tftypes.AttributePath) string {
+	if p == nil {
+		return "<no path>"
+	}
+	var b strings.Builder
+	for _, step := range p.Steps() {
+		switch s := step.(type) {
+		case tftypes.AttributeName:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(string(s))
+		case tftypes.ElementKeyInt:
+			fmt.Fprintf(&b, "[%d]", int64(s))
+		case tftypes.ElementKeyValue:
+			b.WriteString("[*]")
+		case tftypes.ElementKeyString:
+			fmt.Fprintf(&b, "[%q]", string(s))
+		}
+	}
+	return b.String()
+}
+
+// specPathPattern is the table's attribute with set indexes written "[*]".
+func specPathPattern(attr string) string {
+	if rest, ok := strings.CutPrefix(attr, "permissions["); ok {
+		if _, after, found := strings.Cut(rest, "]"); found {
+			return "permissions[*]" + after
+		}
+	}
+	return attr
 }
