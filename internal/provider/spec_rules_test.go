@@ -30,6 +30,7 @@ type specRule struct {
 	ProviderNote  string         `json:"provider_note"`
 	Attribute     string         `json:"attribute"`
 	ProviderError string         `json:"provider_error"`
+	Clean         bool           `json:"clean"`
 }
 
 func loadSpecRules(t *testing.T) []specRule {
@@ -298,36 +299,51 @@ func TestSpecInputRulesAttributePaths(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	validate := func(t *testing.T, action string, in map[string]any) (errs, warnings []string, checked bool) {
+		t.Helper()
+		typeName, config := specResourceConfig(action, in)
+		if typeName == "" {
+			return nil, nil, false // a data source, or an upload: checked at plan by TestAccSpecInputRules
+		}
+		typ := schemas.ResourceSchemas[typeName].ValueType()
+		val, err := tfValue(typ, config)
+		if err != nil {
+			t.Fatalf("the input is no value of the schema's type: %v", err)
+		}
+		dv, err := tfprotov6.NewDynamicValue(typ, val)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := server.ValidateResourceConfig(t.Context(), &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: &dv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range resp.Diagnostics {
+			if d.Severity == tfprotov6.DiagnosticSeverityError {
+				errs = append(errs, tfPathString(d.Attribute))
+			} else {
+				warnings = append(warnings, tfPathString(d.Attribute)+": "+d.Detail)
+			}
+		}
+		return errs, warnings, true
+	}
 	for _, r := range loadSpecRules(t) {
-		if r.Provider != "plan" || r.Forbidden == nil {
+		if r.Provider != "plan" {
 			continue
 		}
-		typeName, config := specResourceConfig(r.Action, r.Forbidden)
-		if typeName == "" {
-			continue // a data source, or an upload: checked at plan by TestAccSpecInputRules
-		}
 		t.Run(r.ID, func(t *testing.T) {
-			typ := schemas.ResourceSchemas[typeName].ValueType()
-			val, err := tfValue(typ, config)
-			if err != nil {
-				t.Fatalf("the forbidden input is no value of the schema's type: %v", err)
+			errs, warnings, checked := validate(t, r.Action, r.Allowed)
+			if len(errs) > 0 {
+				t.Errorf("the spec allows %v, but the provider refused it at %q", r.Allowed, errs)
 			}
-			dv, err := tfprotov6.NewDynamicValue(typ, val)
-			if err != nil {
-				t.Fatal(err)
+			if r.Clean && len(warnings) > 0 {
+				t.Errorf("the allowed input should plan cleanly, but warned: %q", warnings)
 			}
-			resp, err := server.ValidateResourceConfig(t.Context(), &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: &dv})
-			if err != nil {
-				t.Fatal(err)
+			if r.Forbidden == nil || !checked {
+				return
 			}
-			var paths []string
-			for _, d := range resp.Diagnostics {
-				if d.Severity == tfprotov6.DiagnosticSeverityError {
-					paths = append(paths, tfPathString(d.Attribute))
-				}
-			}
-			if !slices.Contains(paths, specPathPattern(r.Attribute)) {
-				t.Errorf("the provider refused the forbidden input at %q, want at %s", paths, specPathPattern(r.Attribute))
+			if errs, _, _ := validate(t, r.Action, r.Forbidden); !slices.Contains(errs, specPathPattern(r.Attribute)) {
+				t.Errorf("the provider refused the forbidden input at %q, want at %s", errs, specPathPattern(r.Attribute))
 			}
 		})
 	}
