@@ -179,9 +179,9 @@ func (c *Client) GetEmbed(ctx context.Context, in EmbedInput) (string, error) {
 	if in.Responsive != nil {
 		p["responsive"] = strconv.FormatBool(*in.Responsive)
 	}
-	for name, v := range map[string]*int{"startPage": in.StartPage, "width": in.Width, "height": in.Height} {
+	for name, v := range map[string]*float64{"startPage": in.StartPage, "width": in.Width, "height": in.Height} {
 		if v != nil {
-			p[name] = strconv.Itoa(*v)
+			p[name] = strconv.FormatFloat(*v, 'f', -1, 64)
 		}
 	}
 	var out struct {

@@ -106,10 +106,10 @@ func TestOperationRequestShapes(t *testing.T) {
 			action: ActionGetEmbed,
 			answer: okEnvelope(`{"embedCode":"<iframe src=\"x\"></iframe>"}`),
 			call: func() (any, error) {
-				return c.GetEmbed(ctx, EmbedInput{CollectionHash: "c-1", Responsive: new(true), StartPage: new(3), Width: new(640)})
+				return c.GetEmbed(ctx, EmbedInput{CollectionHash: "c-1", Responsive: new(true), StartPage: new(3.0), Width: new(640.5)})
 			},
 			method: http.MethodGet, path: "/api/v1/",
-			params: map[string]string{"collectionHash": "c-1", "responsive": "true", "startPage": "3", "width": "640"},
+			params: map[string]string{"collectionHash": "c-1", "responsive": "true", "startPage": "3", "width": "640.5"},
 			want:   `<iframe src="x"></iframe>`,
 		},
 		{

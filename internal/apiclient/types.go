@@ -244,9 +244,10 @@ type Permission struct {
 type EmbedInput struct {
 	CollectionHash string
 	Responsive     *bool
-	StartPage      *int
-	Width          *int
-	Height         *int
+	// The spec types startPage, width and height as "number".
+	StartPage *float64
+	Width     *float64
+	Height    *float64
 }
 
 // DownloadPackage is collection.downloadHTML's answer.

@@ -3,6 +3,8 @@ package emulator
 import (
 	"fmt"
 	"hash/fnv"
+	"math"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -211,6 +213,13 @@ func (c *call) setPermissions() reply {
 			}
 		}
 	}
+	// Spec, collection.setPermissions: "The array replaces the existing
+	// access list. An empty array removes all private access rows", but
+	// rule 6: "When all entries are skipped, nothing is saved and
+	// `permissions` is an empty array" (the list the collection had stays).
+	if len(entries) > 0 && len(saved) == 0 {
+		return ok(renderPermissions(saved))
+	}
 	col.Permissions = saved
 	e.changed()
 	return ok(renderPermissions(saved))
@@ -269,6 +278,7 @@ func (c *call) getEmbed() reply {
 		return *bad
 	}
 	var errs []string
+	// Spec, collection.getEmbed table: responsive and https are "boolean".
 	boolParam := func(name string, def bool) bool {
 		if !q.has(name) {
 			return def
@@ -282,42 +292,48 @@ func (c *call) getEmbed() reply {
 		errs = append(errs, name+": must be a boolean (true or false)")
 		return def
 	}
-	intParam := func(name string, def int) int {
+	// Spec, collection.getEmbed table: startPage, width, height and
+	// startBook are "number"; any finite decimal number is taken as sent.
+	numberParam := func(name, def string) string {
 		if !q.has(name) {
 			return def
 		}
-		n, err := strconv.Atoi(q.get(name))
-		if err != nil || n < 1 {
-			errs = append(errs, name+": must be a positive integer")
+		v := q.get(name)
+		if !decimalNumber(v) {
+			errs = append(errs, name+": must be a number")
 			return def
 		}
-		return n
+		return v
 	}
 	responsive := boolParam("responsive", false)
-	startPage := intParam("startPage", 1)
-	width := intParam("width", 0)
-	height := intParam("height", 0)
+	startPage := numberParam("startPage", "1")
+	w := numberParam("width", fmt.Sprint(settingValue(col, "collectionWidth")))
+	h := numberParam("height", fmt.Sprint(settingValue(col, "collectionHeight")))
 	boolParam("https", true)
-	startBook := intParam("startBook", 1)
+	startBook := numberParam("startBook", "1")
 	if len(errs) > 0 {
 		return invalid("Invalid embed parameters", errs...)
-	}
-	w, h := strconv.Itoa(width), strconv.Itoa(height)
-	if width == 0 {
-		w = fmt.Sprint(settingValue(col, "collectionWidth"))
-	}
-	if height == 0 {
-		h = fmt.Sprint(settingValue(col, "collectionHeight"))
 	}
 	if responsive {
 		w, h = "100%", "100%"
 	}
-	src := fmt.Sprintf("%s/_emulator/view/%s?startPage=%d", c.base, col.Hash, startPage)
-	if startBook != 1 {
-		src += "&startBook=" + strconv.Itoa(startBook)
+	src := fmt.Sprintf("%s/_emulator/view/%s?startPage=%s", c.base, col.Hash, url.QueryEscape(startPage))
+	if startBook != "1" {
+		src += "&startBook=" + url.QueryEscape(startBook)
 	}
 	code := fmt.Sprintf(`<iframe src="%s" width="%s" height="%s" style="border:none" allowfullscreen></iframe>`, src, w, h)
 	return ok(obj{{"embedCode", code}})
+}
+
+// decimalNumber says whether s is a number as a query parameter carries one:
+// optional sign, digits with an optional fraction, optional exponent. NaN,
+// infinities, hexadecimal forms and spaces are not numbers.
+func decimalNumber(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t_xXpPnNiI") {
+		return false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && !math.IsInf(f, 0)
 }
 
 // settingValue is a numeric setting of a collection: the fixture's override

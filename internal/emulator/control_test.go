@@ -198,9 +198,14 @@ func TestEmbed(t *testing.T) {
 	if !strings.Contains(out.EmbedCode, `width="100%" height="100%"`) {
 		t.Fatalf("responsive embed %s", out.EmbedCode)
 	}
-	env := embed(map[string]string{"width": "wide", "startPage": "0", "responsive": "maybe"})
+	// Spec: width, height and startPage are "number": decimals are numbers.
+	embed(map[string]string{"width": "640.5", "height": "1e2", "startPage": "2.5"}).into(t, &out)
+	if !strings.Contains(out.EmbedCode, `width="640.5" height="1e2"`) || !strings.Contains(out.EmbedCode, "startPage=2.5") {
+		t.Fatalf("decimal embed %s", out.EmbedCode)
+	}
+	env := embed(map[string]string{"width": "wide", "startPage": "NaN", "height": "0x10", "responsive": "maybe"})
 	wantCode(t, env, 40, "Bad Request")
-	if len(env.errors()) != 3 {
+	if len(env.errors()) != 4 {
 		t.Fatalf("errors %q", env.errors())
 	}
 	if status, page := plainCall(t, "GET", srv.URL+"/_emulator/view/pub-private-1", ""); status != 200 || !strings.Contains(string(page), "Handbook") {

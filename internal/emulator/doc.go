@@ -7,6 +7,12 @@
 // code with the API client: it checks signatures on its own, so that each
 // side tests the other.
 //
+// Where the spec states a rule the emulator follows its words, even where a
+// stricter rule would look tidier. Every choice it makes where the spec is
+// silent is listed in one place, the README's section "Where the spec is
+// silent, the emulator …"; the paragraphs below describe the behaviour, and a
+// choice added here must be added there too.
+//
 // # Addresses
 //
 // {base_url} is /api/v1/ and {upload_url} is /upload/v1/ (also without the
@@ -110,7 +116,9 @@
 // for this workspace" (40 with data.errors). Entries are then skipped silently when they name an unknown
 // teammate group, an e-mail that is not an accepted reader (compared without
 // case), or an unknown SSO group; the rest are saved in the order sent and
-// answered without notifyViaEmail. notifyViaEmail true on a saved entry
+// answered without notifyViaEmail. When every entry of a non-empty list is
+// skipped, nothing is saved (the spec's rule 6): the collection keeps its
+// list and the answer's permissions is []. notifyViaEmail true on a saved entry
 // records one Notification per recipient: every accepted reader for a bare
 // teammate entry, the group's accepted readers, the reader, or the otp
 // address; SSO viewers have no address and get none. A repeat call notifies
@@ -120,9 +128,9 @@
 // # Embed, download, statistics
 //
 // getEmbed answers an iframe whose width and height are the collection's
-// settings unless width/height are given (positive integers), 100% when
-// responsive is true (true/false/1/0), and whose src carries startPage
-// (positive integer, default 1) and startBook when not 1. https is checked
+// settings unless width/height are given (any number, as the spec types
+// them: written as sent), 100% when responsive is true (true/false/1/0), and
+// whose src carries startPage (a number, default 1) and startBook when not 1. https is checked
 // as a boolean but the player is always the emulator's plain-http page.
 // Any malformed value is 40 with data.errors naming each.
 //

@@ -100,10 +100,22 @@ func TestPermissionsSaveSkipNotify(t *testing.T) {
 		t.Fatalf("%d notifications, want 11", n)
 	}
 
-	// SSO with an unknown group is skipped; all skipped saves nothing.
+	// Spec, rule 6: "When all entries are skipped, nothing is saved and
+	// `permissions` is an empty array": the answer is [] and the list the
+	// collection had (the bare teammate entry) stays.
 	env = setPerms(c, "pub-private-1", `{"permissions":[{"type":"sso","group":"Ghosts"}]}`)
 	if string(env.Data) != `{"permissions":[]}` {
 		t.Fatalf("all skipped: %s", env.Data)
+	}
+	env = c.get(get("collection.getPermissions", "pub-private-1"))
+	if string(env.Data) != `{"permissions":[{"type":"teammate"}]}` {
+		t.Fatalf("after all skipped, read back %s; want the list saved before", env.Data)
+	}
+	// "An empty array removes all private access rows."
+	wantCode(t, setPerms(c, "pub-private-1", `{"permissions":[]}`), 20, "OK")
+	env = c.get(get("collection.getPermissions", "pub-private-1"))
+	if string(env.Data) != `{"permissions":[]}` {
+		t.Fatalf("after an empty list, read back %s", env.Data)
 	}
 	env = setPerms(c, "pub-private-1", `{"permissions":[{"type":"otp","email":"guest@outside.org","notifyViaEmail":true}]}`)
 	if string(env.Data) != `{"permissions":[{"type":"otp","email":"guest@outside.org"}]}` {

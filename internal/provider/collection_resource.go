@@ -193,7 +193,7 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 		resp.Diagnostics.AddError(r.kind.title+" May Exist Without Being In State",
 			r.mayExistDetail(plan.Title.ValueString(), plan.Folder.ValueString(), err))
 	case err != nil:
-		addAPIError(&resp.Diagnostics, "Error Creating "+r.kind.title, "creating the "+r.kind.noun, err)
+		addGenerationError(&resp.Diagnostics, "Error Creating "+r.kind.title, "creating the "+r.kind.noun, err, r.kind.typeSuffix == "catalog")
 	}
 	if resp.Diagnostics.HasError() {
 		return

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -27,16 +26,22 @@ type embedDataSource struct {
 }
 
 type embedModel struct {
-	CollectionHash types.String `tfsdk:"collection_hash"`
-	Responsive     types.Bool   `tfsdk:"responsive"`
-	StartPage      types.Int64  `tfsdk:"start_page"`
-	Width          types.Int64  `tfsdk:"width"`
-	Height         types.Int64  `tfsdk:"height"`
-	EmbedCode      types.String `tfsdk:"embed_code"`
+	CollectionHash types.String  `tfsdk:"collection_hash"`
+	Responsive     types.Bool    `tfsdk:"responsive"`
+	StartPage      types.Float64 `tfsdk:"start_page"`
+	Width          types.Float64 `tfsdk:"width"`
+	Height         types.Float64 `tfsdk:"height"`
+	EmbedCode      types.String  `tfsdk:"embed_code"`
 }
 
 func (d *embedDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	positive := []validator.Int64{int64validator.AtLeast(1)}
+	// Spec, collection.getEmbed: startPage, width and height are of type
+	// "number", with no range given: decimals are accepted, and values below
+	// 1 only warn.
+	below1 := func(what string) []validator.Float64 {
+		return []validator.Float64{float64Warning(1, what+" The spec gives the type \"number\" and no range, so this is a "+
+			"guess and the plan goes ahead; the service decides.")}
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Markup that embeds a collection's player in a web page (`collection.getEmbed`). " +
 			"The deprecated `https` and `startBook` parameters are not offered.",
@@ -50,20 +55,20 @@ func (d *embedDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 				MarkdownDescription: "Fill the container (width and height 100%). Default `false`.",
 				Optional:            true,
 			},
-			"start_page": schema.Int64Attribute{
-				MarkdownDescription: "Page the player opens on, from 1. Default 1.",
+			"start_page": schema.Float64Attribute{
+				MarkdownDescription: "Page the player opens on, from 1. Default 1. A number, as the spec types it.",
 				Optional:            true,
-				Validators:          positive,
+				Validators:          below1("Pages are numbered from 1."),
 			},
-			"width": schema.Int64Attribute{
-				MarkdownDescription: "Width in pixels. Default: the collection's width setting.",
+			"width": schema.Float64Attribute{
+				MarkdownDescription: "Width in pixels. Default: the collection's width setting. A number, as the spec types it.",
 				Optional:            true,
-				Validators:          positive,
+				Validators:          below1("A width below one pixel shows nothing."),
 			},
-			"height": schema.Int64Attribute{
-				MarkdownDescription: "Height in pixels. Default: the collection's height setting.",
+			"height": schema.Float64Attribute{
+				MarkdownDescription: "Height in pixels. Default: the collection's height setting. A number, as the spec types it.",
 				Optional:            true,
-				Validators:          positive,
+				Validators:          below1("A height below one pixel shows nothing."),
 			},
 			"embed_code": schema.StringAttribute{
 				MarkdownDescription: "The embed markup (an iframe or object element).",
@@ -73,11 +78,11 @@ func (d *embedDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 	}
 }
 
-func embedIntParam(v types.Int64) *int {
+func embedNumberParam(v types.Float64) *float64 {
 	if v.IsNull() || v.IsUnknown() {
 		return nil
 	}
-	n := int(v.ValueInt64())
+	n := v.ValueFloat64()
 	return &n
 }
 
@@ -89,15 +94,21 @@ func (d *embedDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 	in := apiclient.EmbedInput{
 		CollectionHash: m.CollectionHash.ValueString(),
-		StartPage:      embedIntParam(m.StartPage),
-		Width:          embedIntParam(m.Width),
-		Height:         embedIntParam(m.Height),
+		StartPage:      embedNumberParam(m.StartPage),
+		Width:          embedNumberParam(m.Width),
+		Height:         embedNumberParam(m.Height),
 	}
 	if !m.Responsive.IsNull() {
 		b := m.Responsive.ValueBool()
 		in.Responsive = &b
 	}
 	code, err := d.client.GetEmbed(ctx, in)
+	if err != nil && placeableAnswer(err, false) {
+		// The spec lists no getEmbed errors; an answer naming a parameter is
+		// shown on that attribute.
+		addAnswerErrors(&resp.Diagnostics, "Error Reading Embed Code", "reading the embed code of collection "+in.CollectionHash, err, false)
+		return
+	}
 	if err != nil {
 		addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Reading Embed Code",
 			"reading the embed code of collection "+in.CollectionHash, err)

@@ -50,20 +50,29 @@ data "flipbook_embed" "responsive" {
 				},
 			},
 			{
+				// Spec: startPage, width and height are "number": a decimal,
+				// or a value below 1, is planned (below 1 with a warning) and
+				// sent as written; the service answers.
 				Config: emu.providerConfig("") + `
-data "flipbook_embed" "bad" {
+data "flipbook_embed" "numbers" {
   collection_hash = "pub-private-1"
   start_page      = 0
+  width           = 640.5
+  height          = 0
 }`,
-				ExpectError: msgRe("start_page", "value must be at least 1"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.flipbook_embed.numbers", tfjsonpath.New("embed_code"),
+						knownvalue.StringRegexp(regexp.MustCompile(`startPage=0" width="640.5" height="0"`))),
+				},
 			},
 			{
+				// A value that is no number is refused by Terraform's type check, on the attribute.
 				Config: emu.providerConfig("") + `
 data "flipbook_embed" "bad" {
   collection_hash = "pub-private-1"
-  height          = 0
+  width           = "wide"
 }`,
-				ExpectError: msgRe("height", "value must be at least 1"),
+				ExpectError: msgRe("Inappropriate value for attribute \"width\"", "a number is required"),
 			},
 			{
 				Config:      emu.providerConfig("") + `data "flipbook_embed" "gone" { collection_hash = "nope" }`,

@@ -54,21 +54,25 @@ func sniffContentType(head []byte) string {
 	return ""
 }
 
-// fileKind is what an upload attribute accepts.
+// fileKind is what an upload attribute accepts. When guessed is set the spec
+// states neither accepts nor maxBytes: a file outside them only warns.
 type fileKind struct {
 	noun     string   // "document", "logo image"
 	accepts  []string // content types, as sniffContentType names them
 	maxBytes int64
+	guessed  bool
 }
 
-// documentFile is flipbook.add's document: PDF only, at most 100 MB (spec,
-// Limits).
+// documentFile is flipbook.add's document. Spec, Limits: "Uploaded document |
+// PDF only, at most 100 MB and 500 pages".
 var documentFile = fileKind{noun: "document", accepts: []string{contentPDF}, maxBytes: apiclient.MaxUploadBytes}
 
-// logoFile is collection.setLogo's image. The spec states neither the allowed
-// types nor the size; these are the formats the emulator accepts, within the
-// service's general upload limit.
-var logoFile = fileKind{noun: "logo image", accepts: []string{contentPNG, contentJPEG, contentGIF, contentWebP, contentSVG}, maxBytes: apiclient.MaxUploadBytes}
+// logoFile is collection.setLogo's image. Spec, Limits: "Maximum size and
+// allowed types for logo images: not shown", so these common image types and
+// the documents' 100 MB are only guesses: a file outside them gets a warning
+// and is sent; the service answers (45, 34).
+var logoFile = fileKind{noun: "logo image", accepts: []string{contentPNG, contentJPEG, contentGIF, contentWebP, contentSVG},
+	maxBytes: apiclient.MaxUploadBytes, guessed: true}
 
 func (k fileKind) accepted(contentType string) bool {
 	for _, a := range k.accepts {
@@ -90,18 +94,20 @@ type fileProblem struct {
 func (p *fileProblem) Error() string { return p.Summary + ": " + p.Detail }
 func (p *fileProblem) Unwrap() error { return p.Err }
 
-// localFile is what inspectLocalFile learnt about a file.
+// localFile is what inspectLocalFile learnt about a file. Doubts are the
+// guessed limits of a kind the file breaks: warnings, never errors.
 type localFile struct {
 	Size        int64
 	ContentType string
 	SHA256      string // lower-case hex
+	Doubts      []*fileProblem
 }
 
 // inspectLocalFile checks that path is a regular file of an accepted content
 // type within kind's size limit, and hashes it by streaming it. The size is
 // checked before any byte is read, so an oversized file costs one stat.
 func inspectLocalFile(path string, kind fileKind) (localFile, error) {
-	f, size, err := openRegularFile(path, kind)
+	f, size, doubts, err := openRegularFile(path, kind)
 	if err != nil {
 		return localFile{}, err
 	}
@@ -115,50 +121,69 @@ func inspectLocalFile(path string, kind fileKind) (localFile, error) {
 	}
 	head = head[:n]
 	ct := sniffContentType(head)
-	if !kind.accepted(ct) {
-		return localFile{}, contentProblem(path, kind, ct)
+	if !kind.accepted(ct) && size > 0 {
+		if !kind.guessed {
+			return localFile{}, contentProblem(path, kind, ct)
+		}
+		doubts = append(doubts, contentProblem(path, kind, ct))
 	}
 	h.Write(head)
 	if _, err := io.Copy(h, f); err != nil {
 		return localFile{}, readProblem(path, err)
 	}
-	return localFile{Size: size, ContentType: ct, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return localFile{Size: size, ContentType: ct, SHA256: hex.EncodeToString(h.Sum(nil)), Doubts: doubts}, nil
 }
 
 // openRegularFile opens path after checking it is a regular file no larger
-// than kind allows.
-func openRegularFile(path string, kind fileKind) (*os.File, int64, error) {
+// than kind allows. For a guessed kind, size problems come back as doubts.
+func openRegularFile(path string, kind fileKind) (*os.File, int64, []*fileProblem, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, 0, &fileProblem{Summary: "File Not Found", Err: err,
+			return nil, 0, nil, &fileProblem{Summary: "File Not Found", Err: err,
 				Detail: fmt.Sprintf("The %s %q does not exist. Check the path; a relative path is taken from the directory "+
 					"Terraform runs in, so prefer \"${path.module}/...\".", kind.noun, path)}
 		}
-		return nil, 0, readProblem(path, err)
+		return nil, 0, nil, readProblem(path, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return nil, 0, readProblem(path, err)
+		return nil, 0, nil, readProblem(path, err)
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, 0, &fileProblem{Summary: "Not A Regular File",
+		return nil, 0, nil, &fileProblem{Summary: "Not A Regular File",
 			Detail: fmt.Sprintf("The %s %q is a %s, not a regular file. Point the attribute at the file to upload.", kind.noun, path, describeMode(st.Mode()))}
 	}
-	if st.Size() > kind.maxBytes {
-		f.Close()
-		return nil, 0, &fileProblem{Summary: "File Too Large",
+	var doubts []*fileProblem
+	var problem *fileProblem
+	switch {
+	case st.Size() > kind.maxBytes:
+		// Spec, Limits: a document is "at most 100 MB" (code 34).
+		problem = &fileProblem{Summary: "File Too Large",
 			Detail: fmt.Sprintf("The %s %q is %d bytes; the service accepts at most %d bytes (%d MB). Use a smaller file.",
 				kind.noun, path, st.Size(), kind.maxBytes, kind.maxBytes>>20)}
-	}
-	if st.Size() == 0 {
-		f.Close()
-		return nil, 0, &fileProblem{Summary: "Empty File",
+	case st.Size() == 0:
+		// Spec, Limits: a document is "PDF only", and an empty file is no PDF.
+		problem = &fileProblem{Summary: "Empty File",
 			Detail: fmt.Sprintf("The %s %q is empty. Point the attribute at a %s.", kind.noun, path, strings.Join(kind.accepts, ", "))}
 	}
-	return f, st.Size(), nil
+	if problem != nil {
+		if !kind.guessed {
+			f.Close()
+			return nil, 0, nil, problem
+		}
+		doubts = append(doubts, guessedProblem(kind, problem))
+	}
+	return f, st.Size(), doubts, nil
+}
+
+// guessedProblem rewords a problem with a limit the spec does not state.
+func guessedProblem(kind fileKind, p *fileProblem) *fileProblem {
+	return &fileProblem{Summary: p.Summary, Err: p.Err, Detail: p.Detail + fmt.Sprintf(" The spec does not state the "+
+		"limits for a %s (\"not shown\"), so this is a guess: the file is sent, and if the service refuses it the apply "+
+		"fails with its answer.", kind.noun)}
 }
 
 func describeMode(m fs.FileMode) string {
@@ -177,9 +202,16 @@ func contentProblem(path string, kind fileKind, got string) *fileProblem {
 	if got == "" {
 		got = "not a type the provider recognises"
 	}
-	return &fileProblem{Summary: "Unsupported File Type",
+	p := &fileProblem{Summary: "Unsupported File Type",
 		Detail: fmt.Sprintf("The %s %q is %s; the service accepts %s for a %s (recognised by the file's content, not its name).",
 			kind.noun, path, got, strings.Join(kind.accepts, ", "), kind.noun)}
+	if kind.guessed {
+		p = &fileProblem{Summary: "File Type May Be Refused",
+			Detail: fmt.Sprintf("The %s %q is %s, not one of the common image types %s (recognised by the file's content).",
+				kind.noun, path, got, strings.Join(kind.accepts, ", "))}
+		return guessedProblem(kind, p)
+	}
+	return p
 }
 
 // fileUpload streams one local file to the API and hashes what was read, so
@@ -201,7 +233,7 @@ func openUpload(path string, kind fileKind, wantSHA256 string) (*fileUpload, err
 	if wantSHA256 != "" && info.SHA256 != wantSHA256 {
 		return nil, changedProblem(path, wantSHA256, info.SHA256)
 	}
-	f, size, err := openRegularFile(path, kind)
+	f, size, _, err := openRegularFile(path, kind)
 	if err != nil {
 		return nil, err
 	}

@@ -163,7 +163,6 @@ func TestInspectLocalFile(t *testing.T) {
 		{"missing", filepath.Join(dir, "nope.pdf"), documentFile, "File Not Found", "does not exist"},
 		{"directory", dir, documentFile, "Not A Regular File", "directory"},
 		{"png as document", logo, documentFile, "Unsupported File Type", "is PNG; the service accepts PDF"},
-		{"pdf as logo", pdf, logoFile, "Unsupported File Type", "is PDF; the service accepts PNG, JPEG, GIF, WebP, SVG"},
 		{"text as document", writeTestFile(t, dir, "a.pdf", []byte("not a pdf at all")), documentFile, "Unsupported File Type", "not a type the provider recognises"},
 		{"empty", writeTestFile(t, dir, "empty.pdf", nil), documentFile, "Empty File", "is empty"},
 		{"over 100 MB", writeSparseFile(t, dir, "big.pdf", []byte("%PDF-1.4\n"), 100<<20+1), documentFile, "File Too Large", "104857601 bytes; the service accepts at most 104857600"},
@@ -177,6 +176,37 @@ func TestInspectLocalFile(t *testing.T) {
 			}
 			if p.Summary != r.summary || !strings.Contains(p.Detail, r.detail) {
 				t.Errorf("got %q / %q, want %q containing %q", p.Summary, p.Detail, r.summary, r.detail)
+			}
+		})
+	}
+
+	// Spec, Limits: "Maximum size and allowed types for logo images: not
+	// shown": a logo outside the guessed types or size is inspected and
+	// hashed like any other, with doubts that the plan shows as warnings.
+	doubts := []struct {
+		name, path string
+		summary    string
+		detail     string
+	}{
+		{"pdf as logo", pdf, "File Type May Be Refused", "is PDF, not one of the common image types PNG, JPEG, GIF, WebP, SVG"},
+		{"text as logo", writeTestFile(t, dir, "logo.txt", []byte("hello")), "File Type May Be Refused", "not a type the provider recognises"},
+		{"empty logo", writeTestFile(t, dir, "empty.png", nil), "Empty File", "is empty"},
+		{"logo over 100 MB", writeSparseFile(t, dir, "big.png", []byte("\x89PNG\r\n\x1a\n"), 100<<20+1), "File Too Large", "104857601 bytes"},
+	}
+	for _, d := range doubts {
+		t.Run(d.name, func(t *testing.T) {
+			info, err := inspectLocalFile(d.path, logoFile)
+			if err != nil {
+				t.Fatalf("a logo outside the guessed limits was refused: %v", err)
+			}
+			if info.SHA256 != sha256Hex(t, d.path) {
+				t.Errorf("sha = %s, want %s", info.SHA256, sha256Hex(t, d.path))
+			}
+			if len(info.Doubts) != 1 {
+				t.Fatalf("doubts = %+v, want one", info.Doubts)
+			}
+			if p := info.Doubts[0]; p.Summary != d.summary || !strings.Contains(p.Detail, d.detail) || !strings.Contains(p.Detail, "this is a guess") {
+				t.Errorf("got %q / %q, want %q containing %q and the word guess", p.Summary, p.Detail, d.summary, d.detail)
 			}
 		})
 	}

@@ -35,12 +35,14 @@ func TestValidatePermissions(t *testing.T) {
 		{"otp without email", []permissionEntry{permEntry("otp", "", "")}, []string{"0/email: requires an email"}},
 		{"otp with group", []permissionEntry{permEntry("otp", "", "Sales")}, []string{"0/group: takes no group", "0/email: requires an email"}},
 		{"sso with email", []permissionEntry{permEntry("sso", "ana@example.com", "")}, []string{"0/email: takes no email"}},
-		{"bad email", []permissionEntry{permEntry("teammate", "ana@", "")}, []string{"0/email: not an email address"}},
-		{"email without dot domain", []permissionEntry{permEntry("otp", "ana@localhost", "")}, []string{"0/email: not an email address"}},
-		{"empty group", []permissionEntry{{Type: "teammate", HasType: true, HasGroup: true}}, []string{"0/group: must not be empty"}},
-		{"empty email", []permissionEntry{{Type: "teammate", HasType: true, HasEmail: true}}, []string{"0/email: not an email address"}},
-		{"duplicate ignoring case", []permissionEntry{teammateEmail("Ana@Example.com"), teammateEmail("ana@example.com")},
-			[]string{"1/: duplicates"}},
+		{"bad email only warns", []permissionEntry{permEntry("teammate", "ana@", "")}, []string{"0/email: warning: does not look like an email address"}},
+		{"email without dot domain only warns", []permissionEntry{permEntry("otp", "ana@localhost", "")}, []string{"0/email: warning: this is a guess"}},
+		{"emails of every form plan cleanly", []permissionEntry{permEntry("otp", "ana+news@example.xn--p1ai", ""),
+			permEntry("otp", "jörg@müller.de", ""), permEntry("otp", "ANA@EXAMPLE.COM", ""), permEntry("otp", "o'brien@example.ie", "")}, nil},
+		{"empty group", []permissionEntry{{Type: "teammate", HasType: true, HasGroup: true}}, []string{"0/group: cannot send an empty group"}},
+		{"empty email", []permissionEntry{{Type: "teammate", HasType: true, HasEmail: true}}, []string{"0/email: cannot send an empty email"}},
+		{"duplicate ignoring case only warns", []permissionEntry{teammateEmail("Ana@Example.com"), teammateEmail("ana@example.com")},
+			[]string{"1/: warning: only in the letter case"}},
 		{"groups differ by case are distinct", []permissionEntry{permEntry("teammate", "", "Sales"), permEntry("teammate", "", "sales")}, nil},
 		{"unknown entry skipped", []permissionEntry{{Type: "otp", HasType: true, Unknown: true}}, nil},
 		{"unknown entry still counts for one type", []permissionEntry{{Type: "otp", HasType: true, Unknown: true}, permEntry("sso", "", "")},
@@ -54,27 +56,47 @@ func TestValidatePermissions(t *testing.T) {
 			}
 			for i, w := range tc.want {
 				where, frag, _ := strings.Cut(w, ": ")
+				warning := strings.HasPrefix(frag, "warning: ")
+				frag = strings.TrimPrefix(frag, "warning: ")
 				gotWhere := strings.Join([]string{strconv.Itoa(got[i].Index), got[i].Field}, "/")
-				if gotWhere != where || !strings.Contains(got[i].Detail, frag) {
-					t.Errorf("problem %d = %s %q, want %s containing %q", i, gotWhere, got[i].Detail, where, frag)
+				if gotWhere != where || !strings.Contains(got[i].Detail, frag) || got[i].Warning != warning {
+					t.Errorf("problem %d = %s %q (warning %v), want %s containing %q (warning %v)", i, gotWhere, got[i].Detail, got[i].Warning, where, frag, warning)
 				}
 			}
 		})
 	}
 }
 
-func TestValidEmail(t *testing.T) {
-	good := []string{"ana@example.com", "A.B+c@sub.example.co", "x@a-b.io"}
-	bad := []string{"", "ana", "@example.com", "ana@", "ana@example", "a b@example.com", "ana@@example.com",
-		"ana@-example.com", "ana@example.c0m", "ana@example.c", "ana@exa_mple.com", "ana@example..com"}
+func TestLooksLikeEmail(t *testing.T) {
+	// The issue's list: plus addressing, punycode and Unicode domains, upper
+	// case, apostrophes all plan without a warning.
+	good := []string{"ana@example.com", "A.B+c@sub.example.co", "ana+news@example.xn--p1ai", "jörg@müller.de",
+		"ANA@EXAMPLE.COM", "o'brien@example.ie", "x@a-b.io", "ana@example.c", "ana@10.0.0.1"}
+	bad := []string{"", "ana", "@example.com", "ana@", "ana@example", "ana@@example.com", "a@b@c.d"}
 	for _, s := range good {
-		if !validEmail(s) {
-			t.Errorf("validEmail(%q) = false, want true", s)
+		if !looksLikeEmail(s) {
+			t.Errorf("looksLikeEmail(%q) = false, want true", s)
 		}
 	}
 	for _, s := range bad {
-		if validEmail(s) {
-			t.Errorf("validEmail(%q) = true, want false", s)
+		if looksLikeEmail(s) {
+			t.Errorf("looksLikeEmail(%q) = true, want false", s)
+		}
+	}
+}
+
+func TestAnswerIndex(t *testing.T) {
+	cases := map[string]int{
+		"Invalid email at index 2":                          2,
+		"Permission at index 0 requires an email":           0,
+		"Duplicate permission at index 7":                   -1, // beyond the 3 entries sent
+		"Permissions cannot combine multiple types":         -1,
+		"Invalid permission type at index 1 (got 'user')":   1,
+		"SSO permission cannot include an email - use team": -1,
+	}
+	for msg, want := range cases {
+		if got := answerIndex(msg, 3); got != want {
+			t.Errorf("answerIndex(%q) = %d, want %d", msg, got, want)
 		}
 	}
 }
@@ -138,11 +160,15 @@ func TestSkippedPermissions(t *testing.T) {
 	if got[1].Entry.Group != "Nope" || !strings.Contains(got[1].Reason, `no group named "Nope"`) {
 		t.Errorf("second skipped = %+v", got[1])
 	}
-	detail := describeSkipped(got)
+	detail := describeSkipped(got, len(sent))
 	for _, want := range []string{`email = "eve@example.com"`, `group = "Nope"`, "skipped 2"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("detail lacks %q:\n%s", want, detail)
 		}
+	}
+	// Spec, rule 6: all skipped means nothing saved.
+	if d := describeSkipped(got, len(got)); !strings.Contains(d, "saved nothing and the collection keeps the list it had") {
+		t.Errorf("all-skipped detail:\n%s", d)
 	}
 	if s := skippedPermissions([]permissionEntry{permEntry("sso", "", "Ghosts")}, nil); len(s) != 1 || !strings.Contains(s[0].Reason, "SSO group") {
 		t.Errorf("sso skip = %+v", s)

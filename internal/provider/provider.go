@@ -70,6 +70,7 @@ func (p *flipbookProvider) Metadata(_ context.Context, _ provider.MetadataReques
 }
 
 func (p *flipbookProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	// Not API input but the provider's own settings: a negative rate or retry count has no meaning.
 	nonNegative := []validator.Int64{int64validator.AtLeast(0)}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manages flipbook collections, catalogs, access lists, logos and documents through the " +

@@ -44,21 +44,23 @@ func createCatalog(ctx context.Context, c *apiclient.Client, l types.List, title
 func catalogSectionsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{
 		MarkdownDescription: "The catalog's feed sections, in order. Changing them replaces the catalog.",
-		Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
+		// Spec, createCatalog: `sections` is a "non-empty array of feed sections".
+		Validators: []validator.List{listvalidator.SizeAtLeast(1)},
 		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 			"sources": schema.ListAttribute{
 				MarkdownDescription: "Hashes of the product feeds to lay out, at least one.",
 				ElementType:         types.StringType,
 				Required:            true,
 				Validators: []validator.List{
+					// Spec, section table: feed `sources` "Required: yes" (an empty list is sent as none).
 					listvalidator.SizeAtLeast(1),
-					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+					listvalidator.ValueStringsAre(emptyStringWarning()...),
 				},
 			},
 			"template_hash": schema.StringAttribute{
 				MarkdownDescription: "The template that lays out the products (the service uses one template per feed section).",
 				Required:            true,
-				Validators:          nonEmptyString(),
+				Validators:          emptyStringWarning(),
 			},
 			"group_by": schema.ListNestedAttribute{
 				MarkdownDescription: "Groups products by field values, the first entry outermost.",
@@ -67,7 +69,7 @@ func catalogSectionsAttribute() schema.ListNestedAttribute {
 					"field": schema.StringAttribute{
 						MarkdownDescription: "The feed column to group by.",
 						Required:            true,
-						Validators:          nonEmptyString(),
+						Validators:          emptyStringWarning(),
 					},
 					"page_break": schema.BoolAttribute{
 						MarkdownDescription: "Start each group on a new page. Default `false`.",
@@ -82,12 +84,13 @@ func catalogSectionsAttribute() schema.ListNestedAttribute {
 					"field": schema.StringAttribute{
 						MarkdownDescription: "The feed column to sort by.",
 						Required:            true,
-						Validators:          nonEmptyString(),
+						Validators:          emptyStringWarning(),
 					},
 					"order": schema.StringAttribute{
 						MarkdownDescription: "`asc` or `desc`. Exactly one of `order` and `custom_order` is required.",
 						Optional:            true,
 						Validators: []validator.String{
+							// Spec, section table: sortBy "`order` is `asc`, `desc`, or a list".
 							stringvalidator.OneOf("asc", "desc"),
 							stringvalidator.ExactlyOneOf(path.MatchRelative().AtParent().AtName("custom_order")),
 						},
@@ -97,7 +100,9 @@ func catalogSectionsAttribute() schema.ListNestedAttribute {
 							"relative order. Exactly one of `order` and `custom_order` is required.",
 						ElementType: types.StringType,
 						Optional:    true,
-						Validators:  []validator.List{listvalidator.SizeAtLeast(1)},
+						Validators: []validator.List{listvalidator.ValueStringsAre(emptyStringWarning()...), emptyListWarning(
+							"An empty custom_order orders nothing. The spec does not say whether the service accepts an empty " +
+								"custom order; this is a guess, so the plan goes ahead.")},
 					},
 				}},
 			},
@@ -108,29 +113,34 @@ func catalogSectionsAttribute() schema.ListNestedAttribute {
 					"mode": schema.StringAttribute{
 						MarkdownDescription: "`include` keeps the matching products; `exclude` removes them.",
 						Required:            true,
-						Validators:          []validator.String{stringvalidator.OneOf("include", "exclude")},
+						// Spec, filter block: "`mode` (required: `include` ... `exclude` ...)".
+						Validators: []validator.String{stringvalidator.OneOf("include", "exclude")},
 					},
 					"match": schema.StringAttribute{
 						MarkdownDescription: "`all` (every condition holds; the service's default) or `any` (at least one holds).",
 						Optional:            true,
-						Validators:          []validator.String{stringvalidator.OneOf("all", "any")},
+						// Spec, filter block: "`match` (optional: `all` = AND, `any` = OR; default `all`)".
+						Validators: []validator.String{stringvalidator.OneOf("all", "any")},
 					},
 					"conditions": schema.ListNestedAttribute{
 						MarkdownDescription: "The block's conditions, at least one.",
 						Required:            true,
-						Validators:          []validator.List{listvalidator.SizeAtLeast(1)},
+						Validators: []validator.List{emptyListWarning("A filter block without conditions is sent " +
+							"with an empty conditions list. The spec calls conditions a \"required array\" but does not say whether " +
+							"it may be empty; this is a guess, so the plan goes ahead.")},
 						NestedObject: schema.NestedAttributeObject{
 							Validators: []validator.Object{conditionValidator{}},
 							Attributes: map[string]schema.Attribute{
 								"field": schema.StringAttribute{
 									MarkdownDescription: "The feed column to compare; `sku` matches SKUs.",
 									Required:            true,
-									Validators:          nonEmptyString(),
+									Validators:          emptyStringWarning(),
 								},
 								"operator": schema.StringAttribute{
 									MarkdownDescription: "One of `in`, `nin` (list membership), `eq`, `ne`, `contains` (text), " +
 										"`lt`, `lte`, `gt`, `gte` (numeric comparison), `between` (inclusive numeric range).",
-									Required:   true,
+									Required: true,
+									// Spec, operator table: the operators are in, nin, eq, ne, lt, lte, gt, gte, between, contains.
 									Validators: []validator.String{stringvalidator.OneOf(filterOperators...)},
 								},
 								"value": schema.StringAttribute{

@@ -48,9 +48,10 @@ type collectionLogoModel struct {
 func (r *collectionLogoResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The logo a collection's player shows (`collection.setLogo`).\n\n" +
-			"Give exactly one of `file` (a local image, streamed from disk) and `file_url` (the service fetches it). A local " +
-			"file is checked and hashed when the plan is made: it must exist, be a PNG, JPEG, GIF, WebP or SVG image (by its " +
-			"content) and be at most 100 MB; new content on disk (`file_sha256`), another URL or another `click_url` sets " +
+			"Give `file` (a local image, streamed from disk) or `file_url` (the service fetches it); with both, the service uses `file` (a warning says so). A local " +
+			"file is checked and hashed when the plan is made: it must exist. The spec states no allowed types or size for " +
+			"logos, so a file that is not a PNG, JPEG, GIF, WebP or SVG image (by its content), or is over 100 MB, only gets " +
+			"a warning and the service decides. New content on disk (`file_sha256`), another URL or another `click_url` sets " +
 			"the logo again, in place.\n\n" +
 			"What refresh can see: `collection.getCollection` reports the logo's identifier (`logo_image`) but never the " +
 			"click URL (the spec marks `logoUrl` deprecated there). A logo replaced outside Terraform shows as a planned " +
@@ -61,12 +62,12 @@ func (r *collectionLogoResource) Schema(_ context.Context, _ resource.SchemaRequ
 			"id":              collectionIDAttribute(),
 			"collection_hash": collectionHashAttribute("Hash of the collection whose logo this is."),
 			"file": schema.StringAttribute{
-				MarkdownDescription: "Path of a local PNG, JPEG, GIF, WebP or SVG image. Conflicts with `file_url`.",
+				MarkdownDescription: "Path of a local image. The spec states no allowed types or size for logos: a file that is not PNG, JPEG, GIF, WebP or SVG, or is over 100 MB, gets a warning and is sent. Wins over `file_url`.",
 				Optional:            true,
 				Validators:          nonEmptyString(),
 			},
 			"file_url": schema.StringAttribute{
-				MarkdownDescription: "URL of an image that the service downloads. Conflicts with `file`. A change of " +
+				MarkdownDescription: "URL of an image that the service downloads. Not used when `file` is set. A change of " +
 					"content at the same URL is not detected.",
 				Optional:   true,
 				Validators: httpURLValidators,

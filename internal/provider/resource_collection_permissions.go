@@ -61,9 +61,11 @@ var permissionAttrTypes = map[string]attr.Type{
 	"group": types.StringType,
 }
 
-const permissionsRulesMarkdown = "Rules (checked at plan time, as the service applies them): every entry has the same `type`; " +
-	"`email` and `group` never appear together; `otp` needs an `email` and takes no `group`; `sso` takes no `email`; " +
-	"emails are compared ignoring case, and two entries that differ only in the case of the email are duplicates."
+const permissionsRulesMarkdown = "Rules checked at plan time, as the spec states them: every entry has the same `type`; " +
+	"`email` and `group` never appear together; `otp` needs an `email` and takes no `group`; `sso` takes no `email`. " +
+	"The spec defines no email format: an address without one `@`, a name before it and a dot after it only gets a " +
+	"warning, as do two entries that differ only in the letter case of the email; the service decides, and its answer " +
+	"is shown on the entry it names. `email` and `group` may not be empty strings (omit them instead).\n\n"
 
 func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	tmo := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true},
@@ -79,7 +81,8 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 			"and destroying the resource removes every access row.\n\n" +
 			"The service silently skips a `teammate` entry naming a group that does not exist or an email that is not an " +
 			"accepted reader, and an `sso` entry naming an unknown SSO group. When that happens the apply fails with an " +
-			"error naming every skipped entry, and the state records the list the service really saved.\n\n" +
+			"error naming every skipped entry, and the state records the list the service really saved. When every entry is " +
+			"skipped the service saves nothing and the collection keeps its previous list, which the resource reads back.\n\n" +
 			"A collection still being published answers \"in progress\"; the resource retries until the `create` or " +
 			"`update` timeout (default 10 minutes).\n\n" +
 			"Destroy empties the list. If the service no longer knows the collection (code 46) there is nothing to empty. " +
@@ -150,6 +153,10 @@ func addPermissionProblems(diags *diag.Diagnostics, problems []permissionProblem
 			if p.Field != "" {
 				at = at.AtName(p.Field)
 			}
+		}
+		if p.Warning {
+			diags.AddAttributeWarning(at, "Permission May Be Refused", p.Detail)
+			continue
 		}
 		diags.AddAttributeError(at, "Invalid Permission", p.Detail)
 	}
@@ -275,7 +282,7 @@ func (r *collectionPermissionsResource) Update(ctx context.Context, req resource
 // saved (null when the call failed). Skipped entries are an error, reported
 // alongside the saved list so that state tells the truth.
 func (r *collectionPermissionsResource) apply(ctx context.Context, m *collectionPermissionsModel, summary string, diags *diag.Diagnostics) {
-	entries, _ := entriesFromSet(m.Permissions, diags)
+	entries, elems := entriesFromSet(m.Permissions, diags)
 	if diags.HasError() {
 		return
 	}
@@ -283,12 +290,40 @@ func (r *collectionPermissionsResource) apply(ctx context.Context, m *collection
 	saved, err := r.setPermissions(ctx, hash, permissionsToAPI(entries, m.NotifyViaEmail.ValueBool()))
 	if err != nil {
 		m.Permissions = types.SetNull(types.ObjectType{AttrTypes: permissionAttrTypes})
+		addPermissionEntryErrors(diags, summary, err, elems)
 		addPermissionsAPIError(diags, summary, "replacing the access list of collection "+hash, err)
 		return
 	}
-	m.Permissions = setFromEntries(permissionsFromAPI(saved, entries), diags)
+	held := saved
+	if len(entries) > 0 && len(saved) == 0 {
+		// Spec, rule 6: "When all entries are skipped, nothing is saved and
+		// `permissions` is an empty array": the collection keeps the list it
+		// had, which only a read shows.
+		if held, err = r.client.GetPermissions(ctx, hash); err != nil {
+			m.Permissions = types.SetNull(types.ObjectType{AttrTypes: permissionAttrTypes})
+			addAPIError(diags, summary, "reading back the access list of collection "+hash+" after the service skipped every entry", err)
+			return
+		}
+	}
+	m.Permissions = setFromEntries(permissionsFromAPI(held, entries), diags)
 	if skipped := skippedPermissions(entries, saved); len(skipped) > 0 {
-		diags.AddAttributeError(path.Root("permissions"), "Access List Entries Skipped", describeSkipped(skipped))
+		diags.AddAttributeError(path.Root("permissions"), "Access List Entries Skipped", describeSkipped(skipped, len(entries)))
+	}
+}
+
+// addPermissionEntryErrors shows each message of a refused list that names
+// an entry ("... at index N", the spec's collection.setPermissions table) on
+// that entry: entries are sent in the order of elems.
+func addPermissionEntryErrors(diags *diag.Diagnostics, summary string, err error, elems []attr.Value) {
+	var ae *apiclient.APIError
+	if !errors.As(err, &ae) {
+		return
+	}
+	for _, msg := range ae.Errors {
+		if i := answerIndex(msg, len(elems)); i >= 0 {
+			diags.AddAttributeError(path.Root("permissions").AtSetValue(elems[i]), summary, fmt.Sprintf(
+				"The service refused this entry: %s (code %d). Correct the entry and apply again.", msg, ae.Code))
+		}
 	}
 }
 

@@ -68,7 +68,7 @@ func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A PDF document added to a collection with `flipbook.add`, converted into a flipbook.\n\n" +
-			"Give exactly one of `file` (a local path, streamed from disk) and `file_url` (the service fetches it). " +
+			"Give `file` (a local path, streamed from disk) or `file_url` (the service fetches it); with both, the service uses `file` (a warning says so). " +
 			"A local file is checked and hashed when the plan is made: it must exist, be a PDF (by its content) and be at " +
 			"most 100 MB, and a change of its content (`file_sha256`) is a planned replacement. The service has no update " +
 			"for a document, so every change replaces it.\n\n" +
@@ -84,12 +84,12 @@ func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			},
 			"collection_hash": collectionHashAttribute("Hash of the collection the document is added to."),
 			"file": schema.StringAttribute{
-				MarkdownDescription: "Path of a local PDF of at most 100 MB. Conflicts with `file_url`.",
+				MarkdownDescription: "Path of a local PDF of at most 100 MB (the spec's limits for documents). Wins over `file_url`.",
 				Optional:            true,
 				Validators:          nonEmptyString(),
 			},
 			"file_url": schema.StringAttribute{
-				MarkdownDescription: "URL of a PDF that the service downloads. Conflicts with `file`. The provider cannot " +
+				MarkdownDescription: "URL of a PDF that the service downloads. Not used when `file` is set. The provider cannot " +
 					"see the content behind a URL: a change of content at the same URL is not detected.",
 				Optional:   true,
 				Validators: httpURLValidators,

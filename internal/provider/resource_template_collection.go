@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -45,14 +44,16 @@ func createFromTemplate(ctx context.Context, c *apiclient.Client, l types.List, 
 func templateSectionsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{
 		MarkdownDescription: "The sections to render, in order; at least one must be `static`. Changing them replaces the collection.",
-		Validators:          []validator.List{listvalidator.SizeAtLeast(1), staticSectionRequired{}},
+		// Spec, createFromTemplate: `sections` is a "non-empty array of static/blank sections with at least one static".
+		Validators: []validator.List{listvalidator.SizeAtLeast(1), staticSectionRequired{}},
 		NestedObject: schema.NestedAttributeObject{
 			Validators: []validator.Object{templateSectionValidator{}},
 			Attributes: map[string]schema.Attribute{
 				"type": schema.StringAttribute{
 					MarkdownDescription: "`static` renders `templates`; `blank` inserts `page_count` empty pages.",
 					Required:            true,
-					Validators:          []validator.String{stringvalidator.OneOf(sectionStatic, sectionBlank)},
+					// Spec, section table: `sectionType` is "`static`, `blank` (createFromTemplate)".
+					Validators: []validator.String{stringvalidator.OneOf(sectionStatic, sectionBlank)},
 				},
 				"page_break": schema.BoolAttribute{
 					MarkdownDescription: "Start the section on a new page. The service's default is `false`.",
@@ -65,7 +66,7 @@ func templateSectionsAttribute() schema.ListNestedAttribute {
 						"template_hash": schema.StringAttribute{
 							MarkdownDescription: "The template's hash.",
 							Required:            true,
-							Validators:          nonEmptyString(),
+							Validators:          emptyStringWarning(),
 						},
 						"pages": schema.ListAttribute{
 							MarkdownDescription: "Zero-based indexes into the template's pages, rendered in this order. Omit it to " +
@@ -73,8 +74,10 @@ func templateSectionsAttribute() schema.ListNestedAttribute {
 							ElementType: types.Int64Type,
 							Optional:    true,
 							Validators: []validator.List{
-								listvalidator.SizeAtLeast(1),
-								listvalidator.ValueInt64sAre(int64validator.AtLeast(0)),
+								emptyListWarning("An empty pages list is sent as no list, and the spec reads an omitted " +
+									"templatePages as all pages: the template renders every page. Omit pages to say so."),
+								listvalidator.ValueInt64sAre(int64Warning(0, "Indexes are zero-based; the spec says "+
+									"\"invalid indexes are skipped\", so this entry renders no page.")),
 							},
 						},
 					}},
@@ -86,12 +89,13 @@ func templateSectionsAttribute() schema.ListNestedAttribute {
 						"name": schema.StringAttribute{
 							MarkdownDescription: "The label of the layer to fill.",
 							Required:            true,
-							Validators:          nonEmptyString(),
+							Validators:          emptyStringWarning(),
 						},
 						"value": schema.StringAttribute{
 							MarkdownDescription: "Text or a URL. Exactly one of `value` and `values` is required.",
 							Optional:            true,
 							Validators: []validator.String{
+								// Spec, section table: an element's `value` is "string or string[]", one of them.
 								stringvalidator.ExactlyOneOf(path.MatchRelative().AtParent().AtName("values")),
 							},
 						},
@@ -103,9 +107,10 @@ func templateSectionsAttribute() schema.ListNestedAttribute {
 					}},
 				},
 				"page_count": schema.Int64Attribute{
-					MarkdownDescription: "`blank` only: how many empty pages to insert, at least 1. The service's default is 1.",
+					MarkdownDescription: "`blank` only: how many empty pages to insert. The service's default is 1.",
 					Optional:            true,
-					Validators:          []validator.Int64{int64validator.AtLeast(1)},
+					Validators: []validator.Int64{int64Warning(1, "The spec gives pageCount as \"Blank pages to insert; "+
+						"default 1\" and does not say what the service does with fewer than one; this is a guess, so the plan goes ahead.")},
 				},
 			},
 		},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -16,9 +17,11 @@ import (
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
-// Plan-time copies of the rules the service applies to generation requests,
-// so that a configuration it would reject fails before any API call. Every
-// validator skips values that are not known yet; apply checks them again.
+// Plan-time checks of generation requests. Each rule that refuses a plan
+// cites, in a one-line comment, the words of the spec it enforces. Where the
+// spec is silent the provider only warns, says the warning is a guess, and
+// lets the service answer at apply time (the answer is shown on the attribute
+// it names). Every validator skips values that are not known yet.
 
 // Section types as the schema spells them.
 const (
@@ -26,10 +29,108 @@ const (
 	sectionBlank  = apiclient.SectionBlank
 )
 
-// nonEmptyString refuses "": the service reads an empty hash or name as
-// absent, and its answer would not name the attribute at fault.
+// nonEmptyString refuses "" for a top-level request parameter. The provider
+// sends an empty string as no parameter at all, and the spec answers an
+// absent required parameter with code 30 ("an action's required parameter
+// absent (`collectionHash`, `flipbookHash`, ...)"); for an optional one
+// (title, description) absence means the service's default, not "".
 func nonEmptyString() []validator.String {
 	return []validator.String{stringvalidator.LengthAtLeast(1)}
+}
+
+// emptyStringWarning warns about "" inside a JSON parameter (sections): the
+// value is sent as "", and the spec does not say whether the service takes it.
+func emptyStringWarning() []validator.String {
+	return []validator.String{guessString{}}
+}
+
+type guessString struct{}
+
+var _ validator.String = guessString{}
+
+func (guessString) Description(context.Context) string {
+	return "an empty string gets a warning: the spec does not say whether the service accepts it"
+}
+
+func (v guessString) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (guessString) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() != "" {
+		return
+	}
+	addAttrWarning(&resp.Diagnostics, req.Path, "Empty Value May Be Refused",
+		"This value is empty. The spec does not say whether the service accepts an empty value here, so this is a guess "+
+			"and the plan goes ahead; if the service refuses it, the apply fails with its answer.")
+}
+
+// emptyListWarning warns, without refusing, about an empty list: detail says
+// what the spec leaves open and what is sent.
+func emptyListWarning(detail string) validator.List {
+	return guessEmptyList{detail: detail}
+}
+
+type guessEmptyList struct {
+	detail string
+}
+
+var _ validator.List = guessEmptyList{}
+
+func (v guessEmptyList) Description(context.Context) string {
+	return "an empty list gets a warning: " + v.detail
+}
+
+func (v guessEmptyList) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v guessEmptyList) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || len(req.ConfigValue.Elements()) > 0 {
+		return
+	}
+	addAttrWarning(&resp.Diagnostics, req.Path, "List May Be Refused", v.detail)
+}
+
+// int64Warning and float64Warning warn, without refusing, when a number is
+// below min: detail says what the spec leaves open.
+func int64Warning(minValue int64, detail string) validator.Int64 {
+	return guessBelow{min: float64(minValue), detail: detail}
+}
+
+func float64Warning(minValue float64, detail string) validator.Float64 {
+	return guessBelow{min: minValue, detail: detail}
+}
+
+type guessBelow struct {
+	min    float64
+	detail string
+}
+
+var (
+	_ validator.Int64   = guessBelow{}
+	_ validator.Float64 = guessBelow{}
+)
+
+func (v guessBelow) Description(context.Context) string {
+	return fmt.Sprintf("values below %g get a warning: %s", v.min, v.detail)
+}
+
+func (v guessBelow) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v guessBelow) ValidateInt64(_ context.Context, req validator.Int64Request, resp *validator.Int64Response) {
+	if !req.ConfigValue.IsNull() && !req.ConfigValue.IsUnknown() {
+		v.check(req.Path, float64(req.ConfigValue.ValueInt64()), &resp.Diagnostics)
+	}
+}
+
+func (v guessBelow) ValidateFloat64(_ context.Context, req validator.Float64Request, resp *validator.Float64Response) {
+	if !req.ConfigValue.IsNull() && !req.ConfigValue.IsUnknown() {
+		v.check(req.Path, req.ConfigValue.ValueFloat64(), &resp.Diagnostics)
+	}
+}
+
+func (v guessBelow) check(p path.Path, n float64, diags *diag.Diagnostics) {
+	if n >= v.min {
+		return
+	}
+	addAttrWarning(diags, p, "Value May Not Do What You Expect", fmt.Sprintf("The value %g is below %g. %s", n, v.min, v.detail))
 }
 
 // maxFolderDepth is the spec's limit on folder levels.
@@ -42,13 +143,18 @@ func folderProblems(folder string) []string {
 		return nil
 	}
 	var problems []string
+	// Spec, createFromTemplate folder: "no leading or trailing `/`".
 	if strings.HasPrefix(folder, "/") || strings.HasSuffix(folder, "/") {
 		problems = append(problems, `must not begin or end with "/"`)
 	}
 	names := strings.Split(strings.Trim(folder, "/"), "/")
+	// Spec, createFromTemplate folder: "a path of up to three levels separated by `/`".
 	if len(names) > maxFolderDepth {
 		problems = append(problems, fmt.Sprintf(`must have at most %d levels separated by "/", got %d`, maxFolderDepth, len(names)))
 	}
+	// Spec, createFromTemplate folder: "names use English letters, digits and
+	// spaces and begin and end with a letter or digit" (an empty name begins
+	// with neither).
 	for i, name := range names {
 		switch {
 		case name == "":
@@ -68,8 +174,9 @@ func alnum(b byte) bool {
 	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
-// numericString is the spec's "numeric string": a plain decimal number such
-// as "12", "-3.5" or "1e3", without spaces.
+// numericString is the provider's reading of the spec's "numeric string"
+// (filter operators: "Numeric operators need numeric strings"): a plain
+// decimal number such as "12", "-3.5" or "1e3", without spaces.
 var numericString = regexp.MustCompile(`^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$`)
 
 // folderValidator applies folderProblems to a string attribute.
@@ -89,7 +196,7 @@ func (folderValidator) ValidateString(_ context.Context, req validator.StringReq
 		return
 	}
 	for _, p := range folderProblems(req.ConfigValue.ValueString()) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Folder",
+		addAttrError(&resp.Diagnostics, req.Path, "Invalid Folder",
 			fmt.Sprintf("The folder %q %s. A folder is a path of up to three names separated by \"/\", such as \"Marketing/2026/Spring\".",
 				req.ConfigValue.ValueString(), p))
 	}
@@ -121,16 +228,16 @@ func present(obj types.Object, name string) bool {
 	return ok && v != nil && !v.IsNull()
 }
 
-// templateSectionValidator enforces the per-type fields of a
-// createFromTemplate section: static takes templates and elements, blank
-// takes page_count.
+// templateSectionValidator checks the per-type fields of a createFromTemplate
+// section: a static section needs templates; fields the spec lists only for
+// the other type are not sent, and get a warning.
 type templateSectionValidator struct{}
 
 var _ validator.Object = templateSectionValidator{}
 
 func (templateSectionValidator) Description(context.Context) string {
-	return `a "static" section needs a non-empty templates list, fills each layer at most once and takes no page_count; ` +
-		`a "blank" section takes only page_break and page_count`
+	return `a "static" section needs a non-empty templates list; page_count on a "static" section and templates or ` +
+		`elements on a "blank" one are not sent (warning)`
 }
 
 func (v templateSectionValidator) MarkdownDescription(ctx context.Context) string {
@@ -148,29 +255,33 @@ func (templateSectionValidator) ValidateObject(_ context.Context, req validator.
 	}
 	switch typ.ValueString() {
 	case sectionStatic:
+		// Spec, section table: static `templates` "yes, non-empty".
 		if tpl, ok := knownAttr(obj, "templates"); ok {
 			if l, isList := tpl.(types.List); tpl.IsNull() || isList && len(l.Elements()) == 0 {
-				resp.Diagnostics.AddAttributeError(req.Path.AtName("templates"), "Missing Section Templates",
-					`A "static" section renders templates, so it needs at least one entry in templates.`)
+				addAttrError(&resp.Diagnostics, req.Path.AtName("templates"), "Missing Section Templates",
+					`A "static" section renders templates, so it needs at least one entry in templates (the spec: "yes, non-empty").`)
 			}
 		}
 		duplicateElementNames(obj, req.Path.AtName("elements"), resp)
 		if present(obj, "page_count") {
-			resp.Diagnostics.AddAttributeError(req.Path.AtName("page_count"), "Unexpected Section Attribute",
-				`page_count applies only to "blank" sections; a "static" section has the pages of its templates. Remove page_count or change type to "blank".`)
+			addAttrWarning(&resp.Diagnostics, req.Path.AtName("page_count"), "Section Attribute Not Sent",
+				`The spec lists pageCount for "blank" sections only, so the provider does not send page_count for a "static" `+
+					`section: it has no effect. Remove it, or change type to "blank".`)
 		}
 	case sectionBlank:
 		for _, name := range []string{"templates", "elements"} {
 			if present(obj, name) {
-				resp.Diagnostics.AddAttributeError(req.Path.AtName(name), "Unexpected Section Attribute",
-					fmt.Sprintf(`A "blank" section inserts empty pages and takes no %s. Remove it or change type to "static".`, name))
+				addAttrWarning(&resp.Diagnostics, req.Path.AtName(name), "Section Attribute Not Sent",
+					fmt.Sprintf(`The spec lists %s for "static" sections only, so the provider does not send it for a "blank" `+
+						`section: it has no effect. Remove it, or change type to "static".`, name))
 			}
 		}
 	}
 }
 
-// duplicateElementNames reports a layer filled twice in one section: the
-// service rejects it, since only one value can win.
+// duplicateElementNames warns about a layer filled twice in one section. The
+// spec does not say what the service does with it (only that "`name` matches
+// the layer label"): a guess, so a warning.
 func duplicateElementNames(section types.Object, at path.Path, resp *validator.ObjectResponse) {
 	v, ok := knownAttr(section, "elements")
 	if !ok || v.IsNull() {
@@ -191,16 +302,18 @@ func duplicateElementNames(section types.Object, at path.Path, resp *validator.O
 			continue
 		}
 		if seen[name.ValueString()] {
-			resp.Diagnostics.AddAttributeError(at.AtListIndex(i).AtName("name"), "Duplicate Element",
-				fmt.Sprintf("The layer %q is already filled by an earlier element of this section; give each layer one element.",
-					name.ValueString()))
+			addAttrWarning(&resp.Diagnostics, at.AtListIndex(i).AtName("name"), "Layer Filled Twice",
+				fmt.Sprintf("The layer %q is already filled by an earlier element of this section. The spec does not say "+
+					"which value the service keeps, or whether it refuses the request; this is a guess, so the plan goes "+
+					"ahead. Give each layer one element to be sure.", name.ValueString()))
 		}
 		seen[name.ValueString()] = true
 	}
 }
 
-// staticSectionRequired enforces createFromTemplate's "at least one static
-// section". It stays silent while any section's type is unknown.
+// staticSectionRequired enforces the spec's createFromTemplate `sections`:
+// "non-empty array of static/blank sections with at least one static". It
+// stays silent while any section's type is unknown.
 type staticSectionRequired struct{}
 
 var _ validator.List = staticSectionRequired{}
@@ -233,11 +346,11 @@ func (staticSectionRequired) ValidateList(_ context.Context, req validator.ListR
 			return
 		}
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Missing Static Section",
+	addAttrError(&resp.Diagnostics, req.Path, "Missing Static Section",
 		`A template collection needs at least one section of type "static": blank sections alone render no template.`)
 }
 
-// Filter operators of the spec, by the value shape they take.
+// Filter operators of the spec's operator table, by the value shape they take.
 var (
 	listOperators    = []string{"in", "nin"}
 	numericOperators = []string{"lt", "lte", "gt", "gte"}
@@ -255,15 +368,16 @@ func oneOf(s string, set []string) bool {
 }
 
 // conditionValidator checks that a filter condition carries the value shape
-// its operator takes: in/nin a non-empty values list, between two numeric
-// values with min <= max, lt/lte/gt/gte a numeric value, eq/ne/contains a
-// value.
+// the spec's operator table gives its operator: in/nin a list ("string[]"),
+// between a list of "two numeric strings `[min, max]`", lt/lte/gt/gte a
+// "numeric string", eq/ne/contains a "string". An empty in/nin list and a
+// range whose min exceeds its max only warn: the spec is silent on both.
 type conditionValidator struct{}
 
 var _ validator.Object = conditionValidator{}
 
 func (conditionValidator) Description(context.Context) string {
-	return "in and nin take a non-empty values list; between takes values with two numeric strings, min first; " +
+	return "in and nin take values; between takes values with two numeric strings [min, max]; " +
 		"lt, lte, gt and gte take a numeric string value; eq, ne and contains take value"
 }
 
@@ -286,20 +400,22 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 	if takesList {
 		use, avoid = "values", "value"
 	}
+	// Spec, operator table: the "Value shape" column gives each operator one shape.
 	if present(obj, avoid) {
-		resp.Diagnostics.AddAttributeError(req.Path.AtName(avoid), "Wrong Condition Value Shape",
+		addAttrError(&resp.Diagnostics, req.Path.AtName(avoid), "Wrong Condition Value Shape",
 			fmt.Sprintf("The operator %q takes %s, not %s.", op, use, avoid))
 	}
 	if !present(obj, use) {
-		resp.Diagnostics.AddAttributeError(req.Path.AtName(use), "Missing Condition Value",
+		addAttrError(&resp.Diagnostics, req.Path.AtName(use), "Missing Condition Value",
 			fmt.Sprintf("The operator %q needs %s.", op, use))
 		return
 	}
 
 	if !takesList {
 		value, ok := stringAttr(obj, "value")
+		// Spec, operator table: "Numeric operators need numeric strings".
 		if ok && oneOf(op, numericOperators) && !numericString.MatchString(value.ValueString()) {
-			resp.Diagnostics.AddAttributeError(req.Path.AtName("value"), "Invalid Numeric Value",
+			addAttrError(&resp.Diagnostics, req.Path.AtName("value"), "Invalid Numeric Value",
 				fmt.Sprintf("The operator %q compares numbers, so value must be a numeric string such as \"10\" or \"99.5\", got %q.",
 					op, value.ValueString()))
 		}
@@ -316,13 +432,15 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 	values, allKnown := knownStrings(list)
 	if op != "between" {
 		if len(list.Elements()) == 0 {
-			resp.Diagnostics.AddAttributeError(req.Path.AtName("values"), "Missing Condition Value",
-				fmt.Sprintf("The operator %q needs at least one entry in values.", op))
+			addAttrWarning(&resp.Diagnostics, req.Path.AtName("values"), "Empty Condition List",
+				fmt.Sprintf("The operator %q has no values, so it matches nothing (in) or everything (nin). The spec does not "+
+					"say whether the service accepts an empty list; this is a guess, so the plan goes ahead.", op))
 		}
 		return
 	}
+	// Spec, operator table: between takes "two numeric strings `[min, max]`".
 	if len(list.Elements()) != 2 {
-		resp.Diagnostics.AddAttributeError(req.Path.AtName("values"), "Invalid Range",
+		addAttrError(&resp.Diagnostics, req.Path.AtName("values"), "Invalid Range",
 			fmt.Sprintf(`The operator "between" takes exactly two numeric strings [min, max], got %d values.`, len(list.Elements())))
 		return
 	}
@@ -333,7 +451,7 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 	for i, s := range values {
 		if !numericString.MatchString(s) {
 			bad = true
-			resp.Diagnostics.AddAttributeError(req.Path.AtName("values").AtListIndex(i), "Invalid Numeric Value",
+			addAttrError(&resp.Diagnostics, req.Path.AtName("values").AtListIndex(i), "Invalid Numeric Value",
 				fmt.Sprintf(`The operator "between" compares numbers, so each bound must be a numeric string, got %q.`, s))
 		}
 	}
@@ -341,8 +459,10 @@ func (conditionValidator) ValidateObject(_ context.Context, req validator.Object
 		return
 	}
 	if lo, hi := parseNumber(values[0]), parseNumber(values[1]); lo > hi {
-		resp.Diagnostics.AddAttributeError(req.Path.AtName("values"), "Invalid Range",
-			fmt.Sprintf(`The range of "between" is [min, max]: %q is greater than %q. Swap them.`, values[0], values[1]))
+		addAttrWarning(&resp.Diagnostics, req.Path.AtName("values"), "Empty Range",
+			fmt.Sprintf(`The range of "between" is [min, max] and is inclusive, but %q is greater than %q, so no product `+
+				`can match. The spec does not say whether the service refuses such a range; this is a guess, so the plan goes ahead. `+
+				`Swap the bounds if that was meant.`, values[0], values[1]))
 	}
 }
 
@@ -363,4 +483,15 @@ func knownStrings(l types.List) ([]string, bool) {
 		out = append(out, s.ValueString())
 	}
 	return out, true
+}
+
+// addAttrError and addAttrWarning name the attribute in the detail too:
+// Terraform shows nested attributes of a list only by their resource block,
+// so the path is the one pointer a user gets.
+func addAttrError(diags *diag.Diagnostics, p path.Path, summary, detail string) {
+	diags.AddAttributeError(p, summary, "Attribute "+p.String()+": "+detail)
+}
+
+func addAttrWarning(diags *diag.Diagnostics, p path.Path, summary, detail string) {
+	diags.AddAttributeWarning(p, summary, "Attribute "+p.String()+": "+detail)
 }

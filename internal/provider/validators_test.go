@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"errors"
 	"reflect"
 	"sort"
 	"testing"
@@ -11,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 func TestFolderProblems(t *testing.T) {
@@ -52,15 +55,19 @@ func TestNumericString(t *testing.T) {
 	}
 }
 
-// errorPaths lists the attribute paths of the error diagnostics, sorted.
+// errorPaths lists the attribute paths of the error diagnostics, then those
+// of the warnings prefixed by "warning: ", sorted.
 func errorPaths(diags diag.Diagnostics) []string {
 	var out []string
-	for _, d := range diags.Errors() {
+	for _, d := range diags {
+		where := "<no path>"
 		if wp, ok := d.(diag.DiagnosticWithPath); ok {
-			out = append(out, wp.Path().String())
-		} else {
-			out = append(out, "<no path>")
+			where = wp.Path().String()
 		}
+		if d.Severity() == diag.SeverityWarning {
+			where = "warning: " + where
+		}
+		out = append(out, where)
 	}
 	sort.Strings(out)
 	return out
@@ -116,13 +123,13 @@ func TestTemplateSectionValidator(t *testing.T) {
 		{"static with templates", templateSectionModel{Type: types.StringValue("static"), Templates: tpl, Elements: elems}, nil},
 		{"static without templates", templateSectionModel{Type: types.StringValue("static")}, []string{"sections[0].templates"}},
 		{"static with empty templates", templateSectionModel{Type: types.StringValue("static"), Templates: []templateRefModel{}}, []string{"sections[0].templates"}},
-		{"static with page_count", templateSectionModel{Type: types.StringValue("static"), Templates: tpl, PageCount: types.Int64Value(2)}, []string{"sections[0].page_count"}},
+		{"static with page_count", templateSectionModel{Type: types.StringValue("static"), Templates: tpl, PageCount: types.Int64Value(2)}, []string{"warning: sections[0].page_count"}},
 		{"static filling a layer twice", templateSectionModel{Type: types.StringValue("static"), Templates: tpl,
 			Elements: []elementModel{{Name: types.StringValue("headline")}, {Name: types.StringValue("gallery")}, {Name: types.StringValue("headline")}}},
-			[]string{"sections[0].elements[2].name"}},
+			[]string{"warning: sections[0].elements[2].name"}},
 		{"blank", templateSectionModel{Type: types.StringValue("blank"), PageCount: types.Int64Value(2)}, nil},
 		{"blank with templates and elements", templateSectionModel{Type: types.StringValue("blank"), Templates: tpl, Elements: elems},
-			[]string{"sections[0].elements", "sections[0].templates"}},
+			[]string{"warning: sections[0].elements", "warning: sections[0].templates"}},
 		{"unknown type is left for apply", templateSectionModel{Type: types.StringUnknown(), Templates: tpl, PageCount: types.Int64Value(1)}, nil},
 		{"invalid type is reported by OneOf only", templateSectionModel{Type: types.StringValue("feed")}, nil},
 	}
@@ -230,7 +237,7 @@ func TestConditionValidator(t *testing.T) {
 	}{
 		{name: "in with values", m: cond("in", "", "A1", "B2"), want: nil},
 		{name: "nin with value", m: cond("nin", "A1"), want: []string{"c.value", "c.values"}},
-		{name: "in with empty values", m: cond("in", ""), want: []string{"c.values"}, emptyValues: true},
+		{name: "in with empty values", m: cond("in", ""), want: []string{"warning: c.values"}, emptyValues: true},
 		{name: "eq with value", m: cond("eq", "x"), want: nil},
 		{name: "contains with values", m: cond("contains", "", "x"), want: []string{"c.value", "c.values"}},
 		{name: "ne without value", m: cond("ne", ""), want: []string{"c.value"}},
@@ -238,7 +245,7 @@ func TestConditionValidator(t *testing.T) {
 		{name: "lte not numeric", m: cond("lte", "ten"), want: []string{"c.value"}},
 		{name: "between", m: cond("between", "", "10", "99.5"), want: nil},
 		{name: "between equal bounds", m: cond("between", "", "5", "5"), want: nil},
-		{name: "between reversed", m: cond("between", "", "99", "10"), want: []string{"c.values"}},
+		{name: "between reversed", m: cond("between", "", "99", "10"), want: []string{"warning: c.values"}},
 		{name: "between one value", m: cond("between", "", "10"), want: []string{"c.values"}},
 		{name: "between three values", m: cond("between", "", "1", "2", "3"), want: []string{"c.values"}},
 		{name: "between not numeric", m: cond("between", "", "1", "x"), want: []string{"c.values[1]"}},
@@ -282,5 +289,80 @@ func TestFolderValidator(t *testing.T) {
 	}, &resp)
 	if resp.Diagnostics.HasError() {
 		t.Errorf("unknown folder: %v", resp.Diagnostics)
+	}
+}
+
+// Rules the spec does not state warn, on the attribute, and never refuse.
+func TestGuessValidatorsOnlyWarn(t *testing.T) {
+	p := path.Root("x")
+	var s validator.StringResponse
+	guessString{}.ValidateString(t.Context(), validator.StringRequest{Path: p, ConfigValue: types.StringValue("")}, &s)
+	var l validator.ListResponse
+	emptyListWarning("why").ValidateList(t.Context(), validator.ListRequest{Path: p, ConfigValue: types.ListValueMust(types.StringType, nil)}, &l)
+	var i validator.Int64Response
+	int64Warning(0, "why").ValidateInt64(t.Context(), validator.Int64Request{Path: p, ConfigValue: types.Int64Value(-1)}, &i)
+	var f validator.Float64Response
+	float64Warning(1, "why").ValidateFloat64(t.Context(), validator.Float64Request{Path: p, ConfigValue: types.Float64Value(0.5)}, &f)
+	var u validator.StringResponse
+	urlWarning{}.ValidateString(t.Context(), validator.StringRequest{Path: p, ConfigValue: types.StringValue("ftp://example.com/a.pdf")}, &u)
+	for name, d := range map[string]diag.Diagnostics{"string": s.Diagnostics, "list": l.Diagnostics, "int64": i.Diagnostics,
+		"float64": f.Diagnostics, "url": u.Diagnostics} {
+		if got := errorPaths(d); !reflect.DeepEqual(got, []string{"warning: x"}) {
+			t.Errorf("%s: diagnostics at %q, want one warning at x", name, got)
+		}
+	}
+	// Values within the guess are silent.
+	s = validator.StringResponse{}
+	guessString{}.ValidateString(t.Context(), validator.StringRequest{Path: p, ConfigValue: types.StringValue("a")}, &s)
+	u = validator.StringResponse{}
+	urlWarning{}.ValidateString(t.Context(), validator.StringRequest{Path: p, ConfigValue: types.StringValue("https://example.com/a.pdf")}, &u)
+	f = validator.Float64Response{}
+	float64Warning(1, "why").ValidateFloat64(t.Context(), validator.Float64Request{Path: p, ConfigValue: types.Float64Value(1.5)}, &f)
+	if len(s.Diagnostics)+len(u.Diagnostics)+len(f.Diagnostics) != 0 {
+		t.Errorf("warnings for values within the guess: %v %v %v", s.Diagnostics, u.Diagnostics, f.Diagnostics)
+	}
+}
+
+func TestAnswerPath(t *testing.T) {
+	cases := []struct {
+		api     string
+		catalog bool
+		want    string
+	}{
+		{"folder", false, "folder"},
+		{"sections", false, "sections"},
+		{"sections[1].templates[0].templateHash", false, "sections[1].templates[0].template_hash"},
+		{"sections[0].templates[2].templatePages[1]", false, "sections[0].templates[2].pages[1]"},
+		{"sections[0].elements[3].value", false, "sections[0].elements[3]"},
+		{"sections[0].pageCount", false, "sections[0].page_count"},
+		{"sections[0].templates[0].templateHash", true, "sections[0].template_hash"},
+		{"sections[2].filters[0].conditions[1].operator", true, "sections[2].filters[0].conditions[1].operator"},
+		{"sections[0].sortBy[1].order", true, "sections[0].sort_by[1]"},
+		{"sections[0].sources[0].sourceHash", true, "sections[0].sources[0]"},
+	}
+	for _, tc := range cases {
+		got, ok := answerPath(tc.api, tc.catalog)
+		if !ok || got.String() != tc.want {
+			t.Errorf("answerPath(%q, %v) = %q, %v; want %q", tc.api, tc.catalog, got, ok, tc.want)
+		}
+	}
+	if _, ok := answerPath("somethingElse[0]", false); ok {
+		t.Error("an unknown field was placed")
+	}
+}
+
+func TestAddAnswerErrorsPlacesEachMessage(t *testing.T) {
+	err := &apiclient.APIError{Action: "collection.getEmbed", Code: 40, Status: "Bad Request", Message: "Invalid embed parameters",
+		Errors: []string{"width: must be a number", "startPage: must be a number", "something else went wrong"}}
+	if !placeableAnswer(err, false) {
+		t.Fatal("an answer naming width was not placeable")
+	}
+	var diags diag.Diagnostics
+	addAnswerErrors(&diags, "Error Reading Embed Code", "reading", err, false)
+	if got := errorPaths(diags); !reflect.DeepEqual(got, []string{"<no path>", "start_page", "width"}) {
+		t.Errorf("errors at %q", got)
+	}
+	if placeableAnswer(&apiclient.APIError{Code: 46}, false) || placeableAnswer(errors.New("network"), false) {
+		t.Error("an answer without field paths was placeable")
 	}
 }

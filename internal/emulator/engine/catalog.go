@@ -53,20 +53,14 @@ type groupKey struct {
 // CatalogSections validates collection.createCatalog's `sections`, then
 // evaluates the catalog: which products of the feeds land on which page.
 //
-// Validation (the spec is silent on the details):
-//   - sources: a non-empty array of {sourceHash}; every hash must name a feed.
-//   - templates: a non-empty array of {templateHash}; every hash must name a
-//     template, though only the first lays products out, ProductsPerPage to a
-//     page (a template with 0 gives 1).
-//   - groupBy: [{field (required), pageBreak (default false)}].
-//   - sortBy: [{field, order}], order required: "asc", "desc" or a non-empty
-//     array of strings.
-//   - filters: [{mode (required "include"|"exclude"), match ("all" default |
-//     "any"), conditions (required, non-empty)}], each condition
-//     {field, operator, value}: in/nin take a non-empty array of strings,
-//     between exactly two numeric strings with min <= max, lt/lte/gt/gte a
-//     numeric string, eq/ne/contains a string. A numeric string is a decimal
-//     number such as "12", "-3.5" or "1e3", with no spaces.
+// Validation follows the spec's section and filter tables: sources and
+// templates are required ("yes"), only the first template is used ("Only the
+// first entry is used for product layout"), groupBy `field` is required,
+// sortBy `order` is "asc", "desc" or a list, a filter block needs `mode` and
+// `conditions`, and each operator takes the value shape of the operator table
+// ("Numeric operators need numeric strings"). The choices where the spec is
+// silent (empty lists, min greater than max, what a numeric string is) are
+// listed in the README ("Where the spec is silent, the emulator …").
 //
 // Evaluation: see evaluate. The page count is the number of laid-out pages;
 // a catalog whose filters leave no product has 0 pages and is not an error
@@ -129,12 +123,23 @@ func feedSection(c *checker, path string, m map[string]any, lib Library) catalog
 		c.unknownFields(epath, em, "sourceHash")
 	})
 
-	c.requiredObjects(path, m, "templates", "templates must be provided", func(j int, epath string, em map[string]any) {
-		if tpl, found := knownTemplate(c, epath, em, lib); found && j == 0 && tpl.ProductsPerPage > 0 {
-			s.perPage = tpl.ProductsPerPage
+	// Spec, section table: feed `templates` "Only the first entry is used
+	// for product layout", so the entries after it are neither read nor
+	// looked up.
+	tpath := field(path, "templates")
+	if tv, ok := lookup(m, "templates"); !ok {
+		c.add(tpath, "templates must be provided")
+	} else if list, ok := c.array(tpath, tv); ok && len(list) == 0 {
+		c.add(tpath, "templates must be provided")
+	} else if ok {
+		epath := index(tpath, 0)
+		if em, ok := c.object(epath, list[0]); ok {
+			if tpl, found := knownTemplate(c, epath, em, lib); found && tpl.ProductsPerPage > 0 {
+				s.perPage = tpl.ProductsPerPage
+			}
+			c.unknownFields(epath, em, "templateHash")
 		}
-		c.unknownFields(epath, em, "templateHash")
-	})
+	}
 
 	if v, ok := lookup(m, "groupBy"); ok {
 		s.groupBy = groupBy(c, field(path, "groupBy"), v)

@@ -65,10 +65,9 @@ func TestCatalogSectionsRejects(t *testing.T) {
 		{"templates empty and sources missing", `[{"sectionType":"feed","templates":[]}]`, []string{
 			"sections[0].sources: sources must be provided",
 			"sections[0].templates: templates must be provided"}},
-		{"unknown template, also unused", `[{"sectionType":"feed","sources":[{"sourceHash":"feed-shoes"}],"templates":[{"templateHash":"tpl-nope"},{"templateHash":"tpl-gone","templatePages":[0]}]}]`, []string{
-			`sections[0].templates[0].templateHash: unknown template "tpl-nope"`,
-			`sections[0].templates[1].templateHash: unknown template "tpl-gone"`,
-			"sections[0].templates[1].templatePages: unknown field"}},
+		// Spec: "Only the first entry is used for product layout": later entries are not looked up.
+		{"unknown first template, later ones unread", `[{"sectionType":"feed","sources":[{"sourceHash":"feed-shoes"}],"templates":[{"templateHash":"tpl-nope"},{"templateHash":"tpl-gone","templatePages":[0]}]}]`, []string{
+			`sections[0].templates[0].templateHash: unknown template "tpl-nope"`}},
 		{"pageBreak is not a feed field", `[` + feedSectionJSON(`"pageBreak":true`) + `]`,
 			[]string{"sections[0].pageBreak: unknown field"}},
 		{"groupBy shapes", `[` + feedSectionJSON(`"groupBy":[{"pageBreak":true},{"field":"brand","pageBreak":1},"size"]`) + `]`, []string{

@@ -7,8 +7,10 @@
 // no code with the API client: each side validates on its own so that tests of
 // one catch mistakes in the other.
 //
-// Where the spec is silent the choices are written on the function that makes
-// them. Common to every JSON parameter:
+// Where the spec states a rule, the engine follows its words; where it is
+// silent, the choice is listed in the README ("Where the spec is silent, the
+// emulator …") and described on the function that makes it. Common to every
+// JSON parameter:
 //   - Decoding is strict: a value of the wrong JSON type, an unknown field, or
 //     trailing data after the value, or a field repeated within one object is
 //     a validation error naming the field path, never a panic and never

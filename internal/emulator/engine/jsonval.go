@@ -231,18 +231,16 @@ func (c *checker) objects(path string, v any, fn func(i int, epath string, m map
 
 // requiredObjects is objects for the field name of m, which must hold a
 // non-empty array: missing or empty, it is reported once with missing.
-func (c *checker) requiredObjects(path string, m map[string]any, name, missing string, fn func(i int, epath string, m map[string]any)) int {
+func (c *checker) requiredObjects(path string, m map[string]any, name, missing string, fn func(i int, epath string, m map[string]any)) {
 	fpath := field(path, name)
 	v, ok := lookup(m, name)
 	if !ok {
 		c.add(fpath, "%s", missing)
-		return 0
+		return
 	}
-	n, ok := c.objects(fpath, v, fn)
-	if ok && n == 0 {
+	if n, ok := c.objects(fpath, v, fn); ok && n == 0 {
 		c.add(fpath, "%s", missing)
 	}
-	return n
 }
 
 // stringList returns v's string entries, reporting v if it is not an array

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"strconv"
@@ -16,21 +17,15 @@ const (
 // TemplateSections validates collection.createFromTemplate's `sections` and
 // counts the pages the generation produces.
 //
-// Choices where the spec is silent:
-//   - templatePages must be an array of JSON integers (1.5, "1" or 1e0 are
-//     type errors). An index outside 0..pages-1, negative ones included, is an
-//     invalid index and is skipped as the spec says. Each remaining index
-//     renders one page, so a repeated index renders that page again. An empty
-//     array selects no page; only an omitted (or null) templatePages means all.
-//   - Every templateHash must name a template of the account.
-//   - An element's name must be the label of a layer of one of the section's
-//     templates (a misspelt name would otherwise be dropped without a trace),
-//     and a name may appear once per section. value is a string or an array of
-//     strings.
-//   - pageCount of a blank section is an integer >= 1 (default 1).
-//   - pageBreak only says where a section starts; sections always begin on a
-//     page of their own here, so it adds no page.
-//   - Fields not listed in the spec for the section's type are errors.
+// The spec's words this follows (collection.createFromTemplate and the
+// section table): sections is a "non-empty array of static/blank sections
+// with at least one static; feed sections rejected"; a static section's
+// templates are "yes, non-empty"; templatePages "invalid indexes are
+// skipped", so an entry that is not an index (negative, past the last page,
+// not an integer) is skipped, never an error; an element's "name matches the
+// layer label", and the spec gives no error for a name that matches none, so
+// such an element is ignored. The choices where the spec is silent are listed
+// in the README ("Where the spec is silent, the emulator …").
 func TemplateSections(raw string, lib Library) (Generation, *Invalid) {
 	var c checker
 	list, ok := sectionList(&c, raw)
@@ -94,22 +89,14 @@ func sectionList(c *checker, raw string) ([]any, bool) {
 func staticSection(c *checker, path string, m map[string]any, lib Library) int {
 	c.optionalBool(path, m, "pageBreak", false)
 	pages := 0
-	layers := map[string]bool{}
-	known := 0
-	n := c.requiredObjects(path, m, "templates", "a static section needs at least one template", func(_ int, epath string, em map[string]any) {
+	// Spec, section table: static `templates` "yes, non-empty".
+	c.requiredObjects(path, m, "templates", "a static section needs at least one template", func(_ int, epath string, em map[string]any) {
 		tpl, found := knownTemplate(c, epath, em, lib)
-		if found {
-			known++
-		}
-		for _, l := range tpl.Layers {
-			layers[l] = true
-		}
 		pages = addPages(pages, templatePages(c, epath, em, tpl, found))
 		c.unknownFields(epath, em, "templateHash", "templatePages")
 	})
-	resolved := n > 0 && known == n // every template entry named a known template
 	if ev, ok := lookup(m, "elements"); ok {
-		elements(c, field(path, "elements"), ev, layers, resolved)
+		elements(c, field(path, "elements"), ev)
 	}
 	c.unknownFields(path, m, "sectionType", "pageBreak", "templates", "elements")
 	return pages
@@ -140,35 +127,41 @@ func templatePages(c *checker, path string, m map[string]any, tpl Template, foun
 		return 0
 	}
 	n := 0
-	for k, e := range list {
-		idx, ok := integer(e)
-		if !ok {
-			c.add(index(ppath, k), "must be an integer page index, got %s", describe(e))
-			continue
-		}
-		if found && idx >= 0 && idx < tpl.Pages {
+	for _, e := range list {
+		// Spec, section table: "invalid indexes are skipped" (an entry that
+		// is not an integer is no index either).
+		idx, ok := pageIndex(e)
+		if ok && found && idx >= 0 && idx < tpl.Pages {
 			n++
 		}
 	}
 	return n
 }
 
-// elements checks the layer values of a static section. Layer names are only
-// checked when the section's templates could be read, so that one bad
-// template does not also flag every element.
-func elements(c *checker, path string, v any, layers map[string]bool, checkLayers bool) {
-	names := map[string]bool{}
+// pageIndex reads a templatePages entry: a JSON number with an integral
+// value (2, 2.0, 2e0). Anything else is not an index.
+func pageIndex(v any) (int, bool) {
+	if i, ok := integer(v); ok {
+		return i, true
+	}
+	n, ok := v.(json.Number)
+	if !ok {
+		return 0, false
+	}
+	f, err := n.Float64()
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false
+	}
+	return int(f), true
+}
+
+// elements checks the layer values of a static section. Spec, section
+// table: "`name` matches the layer label; `value` is text, a URL, or a list of
+// media URLs". A name that matches no layer, or one given twice, is not an
+// error: the spec names none.
+func elements(c *checker, path string, v any) {
 	c.objects(path, v, func(_ int, epath string, m map[string]any) {
-		name, ok := c.requiredString(epath, m, "name")
-		if ok {
-			switch {
-			case names[name]:
-				c.add(field(epath, "name"), "duplicate element %q", name)
-			case checkLayers && !layers[name]:
-				c.add(field(epath, "name"), "no template of this section has a layer %q", name)
-			}
-			names[name] = true
-		}
+		c.requiredString(epath, m, "name")
 		vpath := field(epath, "value")
 		switch val := m["value"].(type) {
 		case nil:

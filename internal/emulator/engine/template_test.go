@@ -28,6 +28,13 @@ func TestTemplateSectionsPageCount(t *testing.T) {
 		{"blank pageCount", `[{"sectionType":"blank","pageCount":4,"pageBreak":true},{"sectionType":"static","templates":[{"templateHash":"tpl-product"}]}]`, 5},
 		{"huge blank sections saturate", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}]},{"sectionType":"blank","pageCount":9223372036854775807},{"sectionType":"blank","pageCount":9223372036854775807}]`, math.MaxInt},
 		{"pageBreak adds no page", `[{"sectionType":"static","pageBreak":true,"templates":[{"templateHash":"tpl-cover"}]},{"sectionType":"static","pageBreak":false,"templates":[{"templateHash":"tpl-cover"}]}]`, 4},
+		// Spec: "invalid indexes are skipped"; an entry that is no integer is no index.
+		{"non-integer templatePages entries skipped", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover","templatePages":[0,1.5,"1",true,null,{},[1]]}]}]`, 1},
+		{"integral numbers are indexes", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover","templatePages":[1e0,0.0,1.0e0]}]}]`, 3},
+		// Spec: "`name` matches the layer label"; no error is given for a name that matches none.
+		{"element of no layer ignored", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[{"name":"text","value":"x"}]}]`, 2},
+		{"element layer of another section's template ignored", `[{"sectionType":"static","templates":[{"templateHash":"tpl-body"}]},{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[{"name":"text","value":"x"}]}]`, 7},
+		{"layer named twice accepted", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[{"name":"headline","value":"a"},{"name":"headline","value":"b"}]}]`, 2},
 		{"elements of known layers", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"},{"templateHash":"tpl-body"}],
 			"elements":[{"name":"headline","value":"Spring"},{"name":"gallery","value":["https://e.x/a.jpg","https://e.x/b.jpg"]},{"name":"text","value":""}]}]`, 7},
 	}
@@ -85,11 +92,6 @@ func TestTemplateSectionsRejects(t *testing.T) {
 			[]string{`sections[1].templates[1].templateHash: unknown template "tpl-nope"`}},
 		{"templatePages not an array", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover","templatePages":0}]}]`,
 			[]string{"sections[0].templates[0].templatePages: must be an array, got a number"}},
-		{"templatePages non-integers", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover","templatePages":[0,1.5,"1",1e0,true]}]}]`, []string{
-			"sections[0].templates[0].templatePages[1]: must be an integer page index, got 1.5",
-			`sections[0].templates[0].templatePages[2]: must be an integer page index, got "1"`,
-			"sections[0].templates[0].templatePages[3]: must be an integer page index, got 1e0",
-			"sections[0].templates[0].templatePages[4]: must be an integer page index, got a boolean"}},
 		{"pageBreak not a boolean", `[{"sectionType":"static","pageBreak":"yes","templates":[{"templateHash":"tpl-cover"}]}]`,
 			[]string{"sections[0].pageBreak: must be a boolean, got a string"}},
 		{"blank pageCount zero", `[` + cover + `,{"sectionType":"blank","pageCount":0}]`,
@@ -104,14 +106,8 @@ func TestTemplateSectionsRejects(t *testing.T) {
 			"sections[0].templates[0].pages: unknown field",
 			"sections[0].pageCount: unknown field",
 			"sections[0].template: unknown field"}},
-		{"element of no layer", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[{"name":"text","value":"x"}]}]`,
-			[]string{`sections[0].elements[0].name: no template of this section has a layer "text"`}},
-		{"element layer of another section's template", `[{"sectionType":"static","templates":[{"templateHash":"tpl-body"}]},{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[{"name":"text","value":"x"}]}]`,
-			[]string{`sections[1].elements[0].name: no template of this section has a layer "text"`}},
-		{"element layers unchecked when a template is unknown", `[{"sectionType":"static","templates":[{"templateHash":"tpl-x"}],"elements":[{"name":"headline","value":"x"}]}]`,
+		{"unknown template, elements unchecked", `[{"sectionType":"static","templates":[{"templateHash":"tpl-x"}],"elements":[{"name":"headline","value":"x"}]}]`,
 			[]string{`sections[0].templates[0].templateHash: unknown template "tpl-x"`}},
-		{"duplicate element", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[{"name":"headline","value":"a"},{"name":"headline","value":"b"}]}]`,
-			[]string{`sections[0].elements[1].name: duplicate element "headline"`}},
 		{"element shapes", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":[
 			{"value":"a"},{"name":"headline"},{"name":"gallery","value":["a",2]},{"name":5,"value":{"url":"a"}},{"name":"x","value":"y","label":"z"}]}]`, []string{
 			"sections[0].elements[0].name: is required",
@@ -119,7 +115,6 @@ func TestTemplateSectionsRejects(t *testing.T) {
 			"sections[0].elements[2].value[1]: must be a string, got a number",
 			"sections[0].elements[3].name: must be a string, got a number",
 			"sections[0].elements[3].value: must be a string or an array of strings, got an object",
-			`sections[0].elements[4].name: no template of this section has a layer "x"`,
 			"sections[0].elements[4].label: unknown field"}},
 		{"elements not an array", `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover"}],"elements":{}}]`,
 			[]string{"sections[0].elements: must be an array, got an object"}},
