@@ -435,7 +435,10 @@ func uploadRSS(h *harness) (string, error) {
 		}
 		body := fmt.Sprintf(`resource "flipbook_template_collection" "t" {
   title    = "Bench upload"
-  sections = [{ type = "blank", page_count = 1 }]
+  sections = [{
+    type      = "static"
+    templates = [{ template_hash = "tpl-cover" }]
+  }]
 }
 
 resource "flipbook_document" "d" {
