@@ -34,6 +34,8 @@ type Budget struct {
 	now     func() time.Time
 	windows [2]*window // second, minute
 	sent    []*slot    // admitted calls, oldest first
+	flying  int        // calls of sent not yet answered
+	maxRTT  time.Duration
 	queue   []*waiter  // calls waiting, in the order they may go
 	seq     uint64
 	changed chan struct{} // closed and replaced whenever a waiter may go
@@ -87,6 +89,7 @@ type slot struct {
 	admitted time.Time
 	answered time.Time // zero while the call is in flight
 	refused  bool      // answered 31 or 32: the service did not count it
+	flying   bool      // counted in Budget.flying
 }
 
 type waiter struct {
@@ -129,21 +132,27 @@ func (b *Budget) broadcast() {
 	b.changed = make(chan struct{})
 }
 
-// prune forgets calls that occupy no window and can no longer count when
-// a throttle is weighed. Callers hold b.mu.
+// prune forgets the oldest calls while they occupy no window and can no
+// longer count when a throttle is weighed (a call still in flight stops
+// it: the rest goes at a later prune). Callers hold b.mu.
 func (b *Budget) prune(now time.Time) {
-	keep := 0
 	horizon := now.Add(-time.Minute - occupyMargin)
+	drop := 0
 	for _, s := range b.sent {
 		if s.answered.IsZero() || s.answered.After(horizon) {
-			b.sent[keep] = s
-			keep++
+			break
 		}
+		drop++
 	}
-	clear(b.sent[keep:])
-	b.sent = b.sent[:keep]
-	if over := len(b.sent) - maxLog; over > 0 {
-		b.sent = slices.Delete(b.sent, 0, over)
+	drop = max(drop, len(b.sent)-maxLog)
+	if drop > 0 {
+		for _, s := range b.sent[:drop] {
+			if s.flying {
+				s.flying = false
+				b.flying--
+			}
+		}
+		b.sent = slices.Delete(b.sent, 0, drop)
 	}
 }
 
@@ -157,24 +166,30 @@ func (b *Budget) admitAt(now time.Time) (bool, time.Time) {
 		if lim == 0 {
 			continue
 		}
-		var frees []time.Time // when each occupying, answered call stops occupying
-		busy := 0
-		for _, s := range b.sent {
-			if s.refused {
-				continue
+		// Newest first; a call admitted more than a window and the longest
+		// round trip ago was answered before the window began.
+		oldest := now.Add(-w.length - occupyMargin - b.maxRTT)
+		occupying := func(yield func(time.Time) bool) {
+			for _, s := range slices.Backward(b.sent) {
+				if s.admitted.Before(oldest) {
+					return
+				}
+				if s.refused || s.answered.IsZero() {
+					continue
+				}
+				if until := s.answered.Add(w.length + occupyMargin); until.After(now) && !yield(until) {
+					return
+				}
 			}
-			if s.answered.IsZero() {
-				busy++
-				continue
-			}
-			if until := s.answered.Add(w.length + occupyMargin); until.After(now) {
-				busy++
-				frees = append(frees, until)
-			}
+		}
+		busy := b.flying
+		for range occupying {
+			busy++
 		}
 		if busy < lim {
 			continue
 		}
+		frees := slices.Collect(occupying) // when each answered call stops occupying
 		ok = false
 		w.full = true
 		need := busy - lim + 1 // calls that must stop occupying first
@@ -223,8 +238,9 @@ func (b *Budget) take(ctx context.Context) (*slot, error) {
 			var ok bool
 			if ok, wake = b.admitAt(now); ok {
 				b.queue = b.queue[1:]
-				s := &slot{admitted: now}
+				s := &slot{admitted: now, flying: true}
 				b.sent = append(b.sent, s)
+				b.flying++
 				b.broadcast() // the next waiter is now at the head
 				b.mu.Unlock()
 				return s, nil
@@ -275,7 +291,14 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := b.now()
-	s.answered = now
+	if s.answered.IsZero() {
+		s.answered = now
+		if s.flying {
+			s.flying = false
+			b.flying--
+		}
+		b.maxRTT = max(b.maxRTT, now.Sub(s.admitted))
+	}
 	var changes []RateChange
 	switch code {
 	case CodePerSecondLimit, CodePerMinuteLimit:

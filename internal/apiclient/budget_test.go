@@ -29,8 +29,18 @@ func admitNow(t *testing.T, b *Budget) *slot {
 		t.Fatalf("the budget refused a call at %v", b.now())
 	}
 	s := &slot{admitted: b.now()}
-	b.sent = append(b.sent, s)
+	addSlot(b, s)
 	return s
+}
+
+// addSlot appends s to the calls b remembers, as take does. Callers hold
+// b.mu.
+func addSlot(b *Budget, s *slot) {
+	if s.answered.IsZero() {
+		s.flying = true
+		b.flying++
+	}
+	b.sent = append(b.sent, s)
 }
 
 // On a virtual timeline, callers take every place as soon as it is free
@@ -162,10 +172,10 @@ func TestBudgetLearnsFromThrottles(t *testing.T) {
 	now = now.Add(time.Minute)
 	b.mu.Lock()
 	for range 12 {
-		b.sent = append(b.sent, &slot{admitted: now, answered: now})
+		addSlot(b, &slot{admitted: now, answered: now})
 	}
 	extra := &slot{admitted: now}
-	b.sent = append(b.sent, extra)
+	addSlot(b, extra)
 	b.mu.Unlock()
 	ch = b.answered(extra, CodePerMinuteLimit)
 	if len(ch) != 1 || ch[0].From != 12 || ch[0].To != 9 {
@@ -185,7 +195,7 @@ func TestBudgetGrowsBackWhileCallsSucceed(t *testing.T) {
 	}
 	s := &slot{admitted: now}
 	b.mu.Lock()
-	b.sent = append(b.sent, s) // a call sent by another process, say
+	addSlot(b, s) // a call sent by another process, say
 	b.mu.Unlock()
 	for _, o := range b.sent[:5] {
 		b.answered(o, CodeOK)
@@ -411,5 +421,37 @@ func TestBudgetSharedAcrossClients(t *testing.T) {
 	// budget holds the third until a second after the first's answer.
 	if elapsed, minimum := time.Since(start), time.Second; elapsed < minimum {
 		t.Errorf("3 calls through two clients sharing a 2/s budget took %v, want at least %v", elapsed, minimum)
+	}
+}
+
+// BenchmarkBudgetTake measures one admission and its answer on a budget
+// that states no limit (it still remembers a minute of calls to weigh a
+// throttle).
+func BenchmarkBudgetTake(b *testing.B) {
+	budget := NewBudget(0, 0)
+	ctx := context.Background()
+	for b.Loop() {
+		s, err := budget.take(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		budget.answered(s, CodeOK)
+	}
+}
+
+// BenchmarkBudgetTakeAtLimit: the same at 100 calls a second on a virtual
+// clock, under limits of 100 a second and 6000 a minute (both windows
+// full, every place taken as soon as it frees).
+func BenchmarkBudgetTakeAtLimit(b *testing.B) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	budget := virtualBudget(100, 6000, &now)
+	ctx := context.Background()
+	for b.Loop() {
+		now = now.Add(10*time.Millisecond + occupyMargin/100)
+		s, err := budget.take(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		budget.answered(s, CodeOK)
 	}
 }
