@@ -36,7 +36,7 @@ type Budget struct {
 	sent    []*slot    // admitted calls, oldest first
 	flying  int        // calls of sent not yet answered
 	maxRTT  time.Duration
-	queue   []*waiter  // calls waiting, in the order they may go
+	queue   []*waiter // calls waiting, in the order they may go
 	seq     uint64
 	changed chan struct{} // closed and replaced whenever a waiter may go
 	jobs    map[string]*jobTimes

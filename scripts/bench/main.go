@@ -582,4 +582,3 @@ func writePDF(path string, pad int64) error {
 	}
 	return f.Close()
 }
-
