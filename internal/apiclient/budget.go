@@ -1,6 +1,7 @@
 package apiclient
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -227,7 +228,7 @@ func (b *Budget) take(ctx context.Context) (*slot, error) {
 			}
 			return -1
 		}
-		return int(a.seq - t.seq)
+		return cmp.Compare(a.seq, t.seq)
 	})
 	b.queue = slices.Insert(b.queue, at, me)
 	for {

@@ -46,7 +46,7 @@ func main() {
 	h := &harness{bin: binDir, terraform: *tf, repeat: *repeat}
 	for _, f := range []string{"terraform-provider-flipbook", "flipbook-emulator"} {
 		if _, err := os.Stat(filepath.Join(binDir, f)); err != nil {
-			fail(fmt.Errorf("%s: run `make build` first", err))
+			fail(fmt.Errorf("%w: run `make build` first", err))
 		}
 	}
 	if _, err := os.Stat(*tf); err != nil {
@@ -132,7 +132,8 @@ func (h *harness) start(svc service) (*env, error) {
 	if err := os.WriteFile(filepath.Join(dir, "terraformrc"), []byte(rc), 0o600); err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(filepath.Join(h.bin, "flipbook-emulator"), "-addr", "127.0.0.1:0", "-fixture", fixture)
+	cmd := exec.CommandContext(context.Background(), filepath.Join(h.bin, "flipbook-emulator"), "-addr", "127.0.0.1:0", "-fixture", fixture) //nolint:gosec // G204: the emulator binary the bench was pointed at
+
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -174,7 +175,11 @@ func (e *env) control(path string) string {
 // calls returns the API calls the emulator answered since the last reset:
 // all of them and those refused with 31 or 32.
 func (e *env) calls() (total, throttled int, err error) {
-	resp, err := http.Get(e.control("requests"))
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, e.control("requests"), nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -197,7 +202,7 @@ func (e *env) calls() (total, throttled int, err error) {
 }
 
 func (e *env) resetCalls() error {
-	req, err := http.NewRequest(http.MethodDelete, e.control("requests"), nil)
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodDelete, e.control("requests"), nil)
 	if err != nil {
 		return err
 	}
@@ -234,7 +239,8 @@ provider "flipbook" {
 // returns its wall time; watch, when set, is called with the process once
 // it started and returns when the process ends.
 func (e *env) terraform(watch func(pid int) func(), args ...string) (time.Duration, error) {
-	cmd := exec.CommandContext(context.Background(), e.h.terraform, args...)
+	cmd := exec.CommandContext(context.Background(), e.h.terraform, args...) //nolint:gosec // G204: the terraform binary the bench was pointed at
+
 	cmd.Dir = e.dir
 	cmd.Env = append(os.Environ(),
 		"TF_CLI_CONFIG_FILE="+filepath.Join(e.dir, "terraformrc"),
