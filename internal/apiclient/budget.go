@@ -135,7 +135,8 @@ func (b *Budget) broadcast() {
 
 // prune forgets the oldest calls while they occupy no window and can no
 // longer count when a throttle is weighed (a call still in flight stops
-// it: the rest goes at a later prune). Callers hold b.mu.
+// it: the rest goes at a later prune), and the oldest beyond maxLog.
+// Callers hold b.mu.
 func (b *Budget) prune(now time.Time) {
 	horizon := now.Add(-time.Minute - occupyMargin)
 	drop := 0
@@ -145,8 +146,12 @@ func (b *Budget) prune(now time.Time) {
 		}
 		drop++
 	}
-	drop = max(drop, len(b.sent)-maxLog)
-	if drop > 0 {
+	if over := len(b.sent) - maxLog; over > 0 {
+		drop = max(drop, over+maxLog/4)
+	}
+	// Forgotten calls are cut off in batches, so that the copy is paid
+	// once per many calls; the ones left behind meanwhile occupy nothing.
+	if drop > 0 && (drop >= 256 || 2*drop >= len(b.sent)) {
 		for _, s := range b.sent[:drop] {
 			if s.flying {
 				s.flying = false
