@@ -236,6 +236,9 @@ func TestBudgetGrowsBackWhileCallsSucceed(t *testing.T) {
 // Status polls wait behind other calls: when a place frees, a create that
 // queued after a poll still goes first.
 func TestBudgetPollsYieldToOtherCalls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes about 2 s of real time")
+	}
 	b := NewBudget(1, 0)
 	first, err := b.take(t.Context())
 	if err != nil {
@@ -243,38 +246,29 @@ func TestBudgetPollsYieldToOtherCalls(t *testing.T) {
 	}
 	order := make(chan string, 2)
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		s, err := b.take(withLowPriority(t.Context()))
-		if err == nil {
-			order <- "poll"
-			b.answered(s, CodeOK)
-		}
-	})
-	for {
+	// queue starts a call and returns once it waits in the budget's queue.
+	queue := func(name string, ctx context.Context) {
 		b.mu.Lock()
-		n := len(b.queue)
+		want := len(b.queue) + 1
 		b.mu.Unlock()
-		if n == 1 {
-			break
+		wg.Go(func() {
+			if s, err := b.take(ctx); err == nil {
+				order <- name
+				b.answered(s, CodeOK)
+			}
+		})
+		for {
+			b.mu.Lock()
+			n := len(b.queue)
+			b.mu.Unlock()
+			if n == want {
+				return
+			}
+			time.Sleep(time.Millisecond)
 		}
-		time.Sleep(time.Millisecond)
 	}
-	wg.Go(func() {
-		s, err := b.take(t.Context())
-		if err == nil {
-			order <- "create"
-			b.answered(s, CodeOK)
-		}
-	})
-	for {
-		b.mu.Lock()
-		n := len(b.queue)
-		b.mu.Unlock()
-		if n == 2 {
-			break
-		}
-		time.Sleep(time.Millisecond)
-	}
+	queue("poll", withLowPriority(t.Context()))
+	queue("create", t.Context())
 	b.answered(first, CodeOK)
 	wg.Wait()
 	close(order)

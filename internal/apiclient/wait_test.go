@@ -253,3 +253,22 @@ func TestFirstPollFollowsTheOldestJob(t *testing.T) {
 		t.Errorf("after jobs were seen done: first poll at %v (follow %v), want the least duration seen, 3.05s", at, follow)
 	}
 }
+
+// Every status poll waits behind other calls for the budget.
+func TestPollCallsAreLowPriority(t *testing.T) {
+	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, okEnvelope(`{}`))
+	})
+	c, _ := newTestClient(t, f, nil)
+	polls := 0
+	err := c.poll(t.Context(), pollSchedule{what: "generation", learn: true}, "c-1", nil, func(ctx context.Context) (string, bool, error) {
+		polls++
+		if low, _ := ctx.Value(lowPriorityKey{}).(bool); !low {
+			t.Errorf("poll %d is not marked low priority", polls)
+		}
+		return "processing", polls == 3, nil
+	})
+	if err != nil || polls != 3 {
+		t.Errorf("err %v after %d polls", err, polls)
+	}
+}
