@@ -79,3 +79,19 @@ func TestAccProvider_throttlingWithoutBudgetIsRetried(t *testing.T) {
 		}},
 	})
 }
+
+// Every Configure of the plugin process gets the same budget for the same
+// account, endpoint and limits, so what one graph walk learned of the
+// service's limits the next one uses; another account has its own.
+func TestSharedBudgetIsOnePerAccount(t *testing.T) {
+	a := sharedBudget("http://127.0.0.1:1/api/v1/", "key-a", 0, 0)
+	if sharedBudget("http://127.0.0.1:1/api/v1/", "key-a", 0, 0) != a {
+		t.Error("a second Configure of the same account got another budget")
+	}
+	if sharedBudget("http://127.0.0.1:1/api/v1/", "key-b", 0, 0) == a {
+		t.Error("another account shares the budget")
+	}
+	if ps, pm := sharedBudget("http://127.0.0.1:1/api/v1/", "key-c", 5, 60).Limits(); ps != 5 || pm != 60 {
+		t.Errorf("limits %d/s %d/min, want the configured 5 and 60", ps, pm)
+	}
+}
