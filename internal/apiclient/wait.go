@@ -36,9 +36,10 @@ const (
 	DownloadPollInterval = 2 * time.Second
 )
 
-// FollowerMaxWait bounds how long a job waits for an older job of the same
-// kind to teach its duration before it polls on its own schedule.
-const FollowerMaxWait = 10 * time.Second
+// MaxFirstPollDelay bounds how long a wait holds back its first poll on
+// what the process saw of other jobs: a short job that follows a long one
+// is seen done at most this late.
+const MaxFirstPollDelay = 10 * time.Second
 
 // pollInterval is the wait after a poll made at elapsed.
 func pollInterval(elapsed time.Duration) time.Duration {
@@ -51,10 +52,11 @@ func pollInterval(elapsed time.Duration) time.Duration {
 // so a poll is spent only where it can tell something.
 //
 //   - Once a job was seen done at elapsed d, a later job's first poll comes
-//     at d (the least such d seen), not on the fast schedule.
+//     at d (the least such d seen, at most MaxFirstPollDelay), not on the
+//     fast schedule.
 //   - Until then, only the oldest job still waited on polls on the fast
 //     schedule; younger ones wait for it to finish (it teaches d) or to
-//     leave, at most FollowerMaxWait: jobs started together mostly finish
+//     leave, at most MaxFirstPollDelay: jobs started together mostly finish
 //     in the order they started.
 type jobTimes struct {
 	done    time.Duration // least elapsed at which a job was seen done; 0: none yet
@@ -105,10 +107,10 @@ func (b *Budget) firstPollAt(kind string, start time.Time) (at time.Duration, fo
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
 	if j.done > 0 {
-		return j.done, false
+		return min(j.done, MaxFirstPollDelay), false
 	}
 	if len(j.pending) > 0 && j.pending[0].Before(start) {
-		return FollowerMaxWait, true
+		return MaxFirstPollDelay, true
 	}
 	return 0, false
 }

@@ -226,7 +226,7 @@ func TestWaitForGenerationFirstPollAtTheDurationSeen(t *testing.T) {
 }
 
 // Of jobs waited on together, only the oldest polls until one is seen done
-// (or FollowerMaxWait passes); then every later first poll comes at the
+// (or MaxFirstPollDelay passes); then every later first poll comes at the
 // duration seen. Downloads are not timed this way.
 func TestFirstPollFollowsTheOldestJob(t *testing.T) {
 	b := NewBudget(0, 0)
@@ -236,8 +236,8 @@ func TestFirstPollFollowsTheOldestJob(t *testing.T) {
 	if at, follow := b.firstPollAt("generation", t0); at != 0 || follow {
 		t.Errorf("oldest job: first poll at %v (follow %v), want at once", at, follow)
 	}
-	if at, follow := b.firstPollAt("generation", t0.Add(200*time.Millisecond)); at != FollowerMaxWait || !follow {
-		t.Errorf("younger job: first poll at %v (follow %v), want %v following", at, follow, FollowerMaxWait)
+	if at, follow := b.firstPollAt("generation", t0.Add(200*time.Millisecond)); at != MaxFirstPollDelay || !follow {
+		t.Errorf("younger job: first poll at %v (follow %v), want %v following", at, follow, MaxFirstPollDelay)
 	}
 	if at, follow := b.firstPollAt("conversion", t0.Add(200*time.Millisecond)); at != 0 || follow {
 		t.Errorf("another kind of job: first poll at %v (follow %v), want at once", at, follow)
@@ -251,6 +251,12 @@ func TestFirstPollFollowsTheOldestJob(t *testing.T) {
 	endYoung()
 	if at, follow := b.firstPollAt("generation", t0.Add(time.Minute)); at != 3050*time.Millisecond || follow {
 		t.Errorf("after jobs were seen done: first poll at %v (follow %v), want the least duration seen, 3.05s", at, follow)
+	}
+	// A long job seen first holds later first polls back no more than
+	// MaxFirstPollDelay.
+	b.jobDone("conversion", 5*time.Minute)
+	if at, _ := b.firstPollAt("conversion", t0.Add(time.Hour)); at != MaxFirstPollDelay {
+		t.Errorf("after a 5 min conversion: first poll at %v, want %v", at, MaxFirstPollDelay)
 	}
 }
 
