@@ -1,68 +1,425 @@
 package apiclient
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
-// Budget is a client-side request budget: at most a number of requests in
-// any second and in any minute. It is safe for concurrent use, and Clients
-// built with the same Budget share it.
+// Budget is a client-side request budget shared by every Client built with
+// it (the provider keeps one per account for the life of the plugin
+// process). It holds two sliding windows, the last second and the last
+// minute, the way the service counts (Errors: 31 "too many requests per
+// second with one key", 32 "too many requests per minute with one key";
+// Limits: "numeric values not shown").
+//
+// Each window admits a call while fewer than its limit of calls occupy it.
+// A call occupies a window from the moment it is admitted until one window
+// length after its answer came back: the service counted it at some moment
+// between the two, so a call admitted later can never arrive within one
+// window of it, however the calls bunch on the way. That is the margin, and
+// it costs one round trip per window (a few milliseconds on loopback), where
+// a fixed margin would have to guess the worst scheduling delay of a loaded
+// machine. A window that is empty admits its whole limit at once.
+//
+// A window's limit is the configured one (an upper bound) or, below it,
+// the one learned from the service: a 31 teaches the per-second window, a
+// 32 the per-minute one (additive increase, multiplicative decrease; see
+// learn and grow). Budget also remembers how long asynchronous jobs take
+// (see jobTimes), so that polls are spent where they tell something.
 type Budget struct {
-	perSecond *rate.Limiter // nil: no limit
-	perMinute *rate.Limiter // nil: no limit
+	mu      sync.Mutex
+	now     func() time.Time
+	windows [2]*window // second, minute
+	sent    []*slot    // admitted calls, oldest first
+	flying  int        // calls of sent not yet answered
+	maxRTT  time.Duration
+	queue   []*waiter // calls waiting, in the order they may go
+	seq     uint64
+	changed chan struct{} // closed and replaced whenever a waiter may go
+	jobs    map[string]*jobTimes
+}
+
+// Window indexes of Budget.windows.
+const (
+	perSecond = 0
+	perMinute = 1
+)
+
+// occupyMargin is added to every window: the service and this process read
+// different clocks at different moments, and a call landing exactly one
+// window after another must not be refused for a nanosecond.
+const occupyMargin = 2 * time.Millisecond
+
+// probeWindows is how many windows' worth of calls must succeed, with the
+// window full, before the learned limit grows by one call: the steady state
+// then meets about one throttle per probeWindows·limit calls.
+const probeWindows = 3
+
+// maxLog bounds the calls remembered when no limit applies.
+const maxLog = 100_000
+
+// window is one sliding window of the budget.
+type window struct {
+	name       string // "second" or "minute"
+	length     time.Duration
+	configured int // upper bound set by the user; 0: none
+	learned    int // taught by throttles; 0: nothing learned
+	successes  int // calls answered without a throttle since the last change
+	full       bool
+	lastCut    time.Time
+}
+
+// limit is the window's effective limit; 0 means none.
+func (w *window) limit() int {
+	switch {
+	case w.learned == 0:
+		return w.configured
+	case w.configured == 0:
+		return w.learned
+	default:
+		return min(w.learned, w.configured)
+	}
+}
+
+// slot is one admitted call.
+type slot struct {
+	admitted time.Time
+	answered time.Time // zero while the call is in flight
+	refused  bool      // answered 31 or 32: the service did not count it
+	flying   bool      // counted in Budget.flying
+}
+
+type waiter struct {
+	low bool // a status poll: goes after every other waiting call
+	seq uint64
+}
+
+// RateChange describes one change of a learned limit, for logging.
+type RateChange struct {
+	Window   string // "second" or "minute"
+	From, To int    // calls per window; 0 means no limit
+	Reason   string
 }
 
 // NewBudget returns a budget of perSecond and perMinute requests; 0 means no
-// limit of that kind.
+// configured limit of that kind (the budget then learns one from the
+// service's throttles).
 func NewBudget(perSecond, perMinute int) *Budget {
 	return &Budget{
-		perSecond: windowLimiter(perSecond, time.Second),
-		perMinute: windowLimiter(perMinute, time.Minute),
+		now: time.Now,
+		windows: [2]*window{
+			{name: "second", length: time.Second, configured: max(perSecond, 0)},
+			{name: "minute", length: time.Minute, configured: max(perMinute, 0)},
+		},
+		changed: make(chan struct{}),
+		jobs:    map[string]*jobTimes{},
 	}
 }
 
-// windowLimiter returns a token bucket that admits at most limit requests
-// in any window of the given length (nil when limit is 0: no limit).
-//
-// A bucket with burst b refilled at r tokens per window admits up to
-// b + r - 1 requests in a half-open window [t, t+window) (the way a
-// service counts "requests in the last second/minute"): b at once, then one
-// every window/r. A naive bucket (burst = limit, rate = limit) would admit
-// almost twice the limit across one window and earn a code 31/32. Here the
-// burst is a twentieth of the limit (at least 1) and the refill is
-// limit - burst + 1 per window stretched by 1%, so b + r - 1 <= limit with
-// room for float rounding and a few milliseconds of scheduling jitter. The
-// cost is at most about 6% of the sustained rate, cheaper than a throttle
-// and its backoff. Limits under 40 get burst 1: evenly spaced requests.
-func windowLimiter(limit int, window time.Duration) *rate.Limiter {
-	if limit <= 0 {
-		return nil
-	}
-	burst := max(1, limit/20)
-	refill := limit - burst + 1
-	return rate.NewLimiter(rate.Limit(float64(refill)/(1.01*window.Seconds())), burst)
+// Limits returns the effective per-second and per-minute limits (0: none).
+func (b *Budget) Limits() (perSecond, perMinute int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.windows[0].limit(), b.windows[1].limit()
 }
 
-// waitBudget takes one token of each limiter, per-minute first: the
-// per-second wait is the last one before the request leaves, so sending
-// times keep the per-second spacing.
-func (c *Client) waitBudget(ctx context.Context) error {
-	for _, lim := range []*rate.Limiter{c.budget.perMinute, c.budget.perSecond} {
-		if lim == nil {
+// broadcast wakes every waiter to look again. Callers hold b.mu.
+func (b *Budget) broadcast() {
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+// prune forgets the oldest calls while they occupy no window and can no
+// longer count when a throttle is weighed (a call still in flight stops
+// it: the rest goes at a later prune), and the oldest beyond maxLog.
+// Callers hold b.mu.
+func (b *Budget) prune(now time.Time) {
+	horizon := now.Add(-time.Minute - occupyMargin)
+	drop := 0
+	for _, s := range b.sent {
+		if s.answered.IsZero() || s.answered.After(horizon) {
+			break
+		}
+		drop++
+	}
+	if over := len(b.sent) - maxLog; over > 0 {
+		drop = max(drop, over+maxLog/4)
+	}
+	// Forgotten calls are cut off in batches, so that the copy is paid
+	// once per many calls; the ones left behind meanwhile occupy nothing.
+	if drop > 0 && (drop >= 256 || 2*drop >= len(b.sent)) {
+		for _, s := range b.sent[:drop] {
+			if s.flying {
+				s.flying = false
+				b.flying--
+			}
+		}
+		b.sent = slices.Delete(b.sent, 0, drop)
+	}
+}
+
+// admitAt says whether a call may leave at now and, if not, when it may at
+// the earliest (zero: once a call in flight is answered). Callers hold b.mu.
+func (b *Budget) admitAt(now time.Time) (bool, time.Time) {
+	var wake time.Time
+	ok := true
+	for _, w := range b.windows {
+		lim := w.limit()
+		if lim == 0 {
 			continue
 		}
-		if err := lim.Wait(ctx); err != nil {
-			if ctx.Err() == nil {
-				// rate refuses at once a wait that would outlast the deadline;
-				// report it as the deadline it is.
-				return fmt.Errorf("the request budget allows no call before the deadline: %w", context.DeadlineExceeded)
+		// Newest first; a call admitted more than a window and the longest
+		// round trip ago was answered before the window began.
+		oldest := now.Add(-w.length - occupyMargin - b.maxRTT)
+		occupying := func(yield func(time.Time) bool) {
+			for _, s := range slices.Backward(b.sent) {
+				if s.admitted.Before(oldest) {
+					return
+				}
+				if s.refused || s.answered.IsZero() {
+					continue
+				}
+				if until := s.answered.Add(w.length + occupyMargin); until.After(now) && !yield(until) {
+					return
+				}
 			}
-			return ctx.Err()
+		}
+		busy := b.flying
+		for range occupying {
+			busy++
+		}
+		if busy < lim {
+			continue
+		}
+		frees := slices.Collect(occupying) // when each answered call stops occupying
+		ok = false
+		w.full = true
+		need := busy - lim + 1 // calls that must stop occupying first
+		if need > len(frees) {
+			return false, time.Time{} // only an answer can free a place
+		}
+		slices.SortFunc(frees, func(a, b time.Time) int { return a.Compare(b) })
+		if t := frees[need-1]; t.After(wake) {
+			wake = t
 		}
 	}
-	return nil
+	return ok, wake
+}
+
+type lowPriorityKey struct{}
+
+// withLowPriority marks the calls made with ctx as status polls: they wait
+// behind every other call for the budget, so creates are not starved by
+// polls when the budget is scarce.
+func withLowPriority(ctx context.Context) context.Context {
+	return context.WithValue(ctx, lowPriorityKey{}, true)
+}
+
+// take waits until the budget admits a call and returns its slot; a wait
+// that would outlast ctx's deadline fails at once.
+func (b *Budget) take(ctx context.Context) (*slot, error) {
+	low, _ := ctx.Value(lowPriorityKey{}).(bool)
+	b.mu.Lock()
+	b.seq++
+	me := &waiter{low: low, seq: b.seq}
+	at, _ := slices.BinarySearchFunc(b.queue, me, func(a, t *waiter) int {
+		if a.low != t.low {
+			if a.low {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(a.seq, t.seq)
+	})
+	b.queue = slices.Insert(b.queue, at, me)
+	for {
+		now := b.now()
+		var wake time.Time
+		if b.queue[0] == me {
+			b.prune(now)
+			var ok bool
+			if ok, wake = b.admitAt(now); ok {
+				b.queue = b.queue[1:]
+				s := &slot{admitted: now, flying: true}
+				b.sent = append(b.sent, s)
+				b.flying++
+				b.broadcast() // the next waiter is now at the head
+				b.mu.Unlock()
+				return s, nil
+			}
+			if dl, has := ctx.Deadline(); has && !wake.IsZero() && dl.Before(wake) {
+				b.leave(me)
+				b.mu.Unlock()
+				return nil, fmt.Errorf("the request budget allows no call before the deadline: %w", context.DeadlineExceeded)
+			}
+		}
+		changed := b.changed
+		b.mu.Unlock()
+		var timer *time.Timer
+		var fire <-chan time.Time
+		if !wake.IsZero() {
+			timer = time.NewTimer(wake.Sub(now))
+			fire = timer.C
+		}
+		select {
+		case <-ctx.Done():
+			b.mu.Lock()
+			b.leave(me)
+			b.mu.Unlock()
+			return nil, ctx.Err()
+		case <-changed:
+		case <-fire:
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		b.mu.Lock()
+	}
+}
+
+// leave takes a waiter out of the queue. Callers hold b.mu.
+func (b *Budget) leave(me *waiter) {
+	if i := slices.Index(b.queue, me); i >= 0 {
+		b.queue = slices.Delete(b.queue, i, i+1)
+		b.broadcast()
+	}
+}
+
+// answered records what became of an admitted call: code is the envelope's
+// code, or 0 when no envelope came back (a transport failure: the call may
+// have been counted, so it keeps occupying its windows). It returns the
+// limits that changed.
+func (b *Budget) answered(s *slot, code int) []RateChange {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.now()
+	if s.answered.IsZero() {
+		s.answered = now
+		if s.flying {
+			s.flying = false
+			b.flying--
+		}
+		b.maxRTT = max(b.maxRTT, now.Sub(s.admitted))
+	}
+	var changes []RateChange
+	switch code {
+	case CodePerSecondLimit, CodePerMinuteLimit:
+		s.refused = true
+		w := perSecond
+		if code == CodePerMinuteLimit {
+			w = perMinute
+		}
+		if ch, ok := b.learn(b.windows[w], s, code); ok {
+			changes = append(changes, ch)
+		}
+	default:
+		for _, w := range b.windows {
+			if ch, ok := b.grow(w); ok {
+				changes = append(changes, ch)
+			}
+		}
+	}
+	b.broadcast()
+	return changes
+}
+
+// learn lowers a window's limit after the call s was throttled. The service
+// turned s away because the window it counts already held its limit; of
+// this process's calls, those admitted before s and answered less than a
+// window before s left can have been among them. Their number is what the
+// service demonstrably accepts now (less when another client shares the
+// key), so the limit drops to it; when the limit in force already allowed
+// no more than that, it is cut by a quarter (the multiplicative decrease).
+// A throttle of a call admitted before the last change teaches nothing new
+// beyond a lower count. Callers hold b.mu.
+func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
+	observed := 0
+	for _, o := range b.sent {
+		if o == s {
+			break // b.sent is in the order of admission
+		}
+		if o.refused {
+			continue
+		}
+		if o.answered.IsZero() || o.answered.After(s.admitted.Add(-w.length-occupyMargin)) {
+			observed++
+		}
+	}
+	from := w.limit()
+	to := max(observed, 1)
+	if from != 0 && to >= from {
+		if s.admitted.Before(w.lastCut) {
+			return RateChange{}, false // admitted under a higher limit since cut
+		}
+		to = max(1, from*3/4)
+	}
+	if from != 0 && to >= from {
+		return RateChange{}, false
+	}
+	w.learned = to
+	w.successes, w.full = 0, false
+	w.lastCut = b.now()
+	return RateChange{Window: w.name, From: from, To: to,
+		Reason: fmt.Sprintf("throttled (code %d) after %d calls in the last %s", code, observed, w.name)}, true
+}
+
+// grow counts a call that was not throttled and raises a learned limit by
+// one call once probeWindows windows' worth of calls succeeded while the
+// window was full (a limit that the calls never reach is not probed). A
+// configured limit stays the upper bound. Callers hold b.mu.
+func (b *Budget) grow(w *window) (RateChange, bool) {
+	if w.learned == 0 {
+		return RateChange{}, false
+	}
+	w.successes++
+	from := w.limit()
+	if !w.full || w.successes < probeWindows*from {
+		return RateChange{}, false
+	}
+	if w.configured != 0 && w.learned >= w.configured {
+		w.learned = 0 // back to the configured limit
+	} else {
+		w.learned++
+	}
+	w.successes, w.full = 0, false
+	to := w.limit()
+	if to == from {
+		return RateChange{}, false
+	}
+	return RateChange{Window: w.name, From: from, To: to,
+		Reason: fmt.Sprintf("%d calls succeeded at the limit", probeWindows*from)}, true
+}
+
+// waitBudget takes a place in the budget for one attempt; report the
+// attempt's outcome with budgetAnswered.
+func (c *Client) waitBudget(ctx context.Context) (*slot, error) {
+	s, err := c.budget.take(ctx)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return s, err
+}
+
+// budgetAnswered tells the budget what the service answered to the attempt
+// admitted as s, and logs every limit the answer changed.
+func (c *Client) budgetAnswered(ctx context.Context, s *slot, res attemptResult) {
+	if s == nil {
+		return
+	}
+	code := 0
+	if res.env != nil {
+		code = int(res.env.Code.Value)
+	}
+	for _, ch := range c.budget.answered(s, code) {
+		if c.cfg.Logger == nil {
+			continue
+		}
+		c.cfg.Logger.Log(ctx, LevelDebug, "flipbook request budget changed", map[string]any{
+			"window": ch.Window, "from_per_window": ch.From, "to_per_window": ch.To, "reason": ch.Reason,
+		})
+	}
 }

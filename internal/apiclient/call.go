@@ -68,7 +68,8 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 				return fmt.Errorf("%w; could not rewind the upload to retry: %w", lastErr, err)
 			}
 		}
-		if err := c.waitBudget(ctx); err != nil {
+		admitted, err := c.waitBudget(ctx)
+		if err != nil {
 			if lastErr != nil {
 				return fmt.Errorf("%w; stopped retrying: %w", lastErr, err)
 			}
@@ -79,6 +80,7 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 		elapsed := c.now().Sub(start)
 		touched = res.touched
 
+		c.budgetAnswered(ctx, admitted, res)
 		retryable, finalErr := c.classify(ctx, req, res, red, out)
 		// An upload whose reader was consumed can only be re-sent if it rewinds.
 		retry := retryable && attempt <= c.retry.MaxRetries && ctx.Err() == nil &&

@@ -22,8 +22,8 @@ type Config struct {
 	HTTPClient *http.Client // nil: a client with sane timeouts
 	UserAgent  string
 
-	// Client-side budget shared by every goroutine using the Client; 0 means
-	// no limit.
+	// Client-side budget shared by every goroutine using the Client: upper
+	// bounds of what the budget learns from throttles; 0 means none stated.
 	RequestsPerSecond int
 	RequestsPerMinute int
 

@@ -31,9 +31,18 @@
 //
 // # Budget
 //
-// RequestsPerSecond and RequestsPerMinute are token buckets (see
-// windowLimiter) shared by every goroutine using the Client; each attempt,
-// retries included, waits for a token of both.
+// A Budget (shared by every Client built with it) holds two sliding
+// windows, the last second and the last minute, as the service counts; each
+// attempt, retries included, waits for a place in both. A call occupies a
+// window until one window length after its answer, so calls admitted later
+// cannot reach the service within one window of it however they bunch on
+// the way. RequestsPerSecond and RequestsPerMinute are upper bounds; below
+// them the budget learns the service's limits: a throttle (31 or 32) drops
+// the window it names to the number of calls the service accepted in it,
+// and the limit grows back by one call after three windows' worth of calls
+// succeeded at it. Status polls wait behind other calls, and the Budget
+// remembers how long generations and conversions took, so that a later
+// wait reads the status first when an earlier job was seen done.
 //
 // # XML envelope
 //

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -24,11 +25,21 @@ type ProgressFunc func(Progress)
 // the previous one, at most MaxPollInterval. A job that ends at elapsed t is
 // seen by t + PollBase + PollGrowth·t, and a long job costs a number of
 // polls that grows only with the logarithm of its duration.
+//
+// collection.downloadHTML is repeated "at intervals of a few seconds"
+// (spec, downloadHTML), so its polls are at least DownloadPollInterval
+// apart.
 const (
-	PollBase        = 500 * time.Millisecond
-	PollGrowth      = 0.10
-	MaxPollInterval = 30 * time.Second
+	PollBase             = 500 * time.Millisecond
+	PollGrowth           = 0.10
+	MaxPollInterval      = 30 * time.Second
+	DownloadPollInterval = 2 * time.Second
 )
+
+// MaxFirstPollDelay bounds how long a wait holds back its first poll on
+// what the process saw of other jobs: a short job that follows a long one
+// is seen done at most this late.
+const MaxFirstPollDelay = 10 * time.Second
 
 // pollInterval is the wait after a poll made at elapsed.
 func pollInterval(elapsed time.Duration) time.Duration {
@@ -36,37 +47,142 @@ func pollInterval(elapsed time.Duration) time.Duration {
 	return min(d, MaxPollInterval)
 }
 
+// jobTimes is what this process has seen of one kind of job (generation,
+// conversion) on one account: every poll costs a call of the shared budget,
+// so a poll is spent only where it can tell something.
+//
+//   - Once a job was seen done at elapsed d, a later job's first poll comes
+//     at d (the least such d seen, at most MaxFirstPollDelay), not on the
+//     fast schedule.
+//   - Until then, only the oldest job still waited on polls on the fast
+//     schedule; younger ones wait for it to finish (it teaches d) or to
+//     leave, at most MaxFirstPollDelay: jobs started together mostly finish
+//     in the order they started.
+type jobTimes struct {
+	done    time.Duration // least elapsed at which a job was seen done; 0: none yet
+	pending []time.Time   // starts of the jobs waited on, oldest first
+}
+
+func (b *Budget) jobKind(kind string) *jobTimes {
+	j := b.jobs[kind]
+	if j == nil {
+		j = &jobTimes{}
+		b.jobs[kind] = j
+	}
+	return j
+}
+
+// jobStarted registers a wait that began at start; the returned function
+// ends it.
+func (b *Budget) jobStarted(kind string, start time.Time) func() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	j := b.jobKind(kind)
+	i, _ := slices.BinarySearchFunc(j.pending, start, time.Time.Compare)
+	j.pending = slices.Insert(j.pending, i, start)
+	return func() {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		if i := slices.IndexFunc(j.pending, start.Equal); i >= 0 {
+			j.pending = slices.Delete(j.pending, i, i+1)
+		}
+	}
+}
+
+// jobDone records that a job was seen done at elapsed.
+func (b *Budget) jobDone(kind string, elapsed time.Duration) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	j := b.jobKind(kind)
+	if j.done == 0 || elapsed < j.done {
+		j.done = max(elapsed, time.Nanosecond)
+	}
+}
+
+// firstPollAt is the elapsed time before which the first poll of a job
+// started at start is not worth its call; follow says the job waits on an
+// older one, so the answer may change before then.
+func (b *Budget) firstPollAt(kind string, start time.Time) (at time.Duration, follow bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	j := b.jobKind(kind)
+	if j.done > 0 {
+		return min(j.done, MaxFirstPollDelay), false
+	}
+	if len(j.pending) > 0 && j.pending[0].Before(start) {
+		return MaxFirstPollDelay, true
+	}
+	return 0, false
+}
+
 // pollCheck makes one poll and says whether the job is over.
 type pollCheck func(ctx context.Context) (status string, done bool, err error)
 
+// pollSchedule describes how one kind of wait polls.
+type pollSchedule struct {
+	what  string        // "generation", "conversion" or "download package"
+	learn bool          // share job durations through the budget
+	least time.Duration // least time between two polls
+}
+
 // poll runs check on the schedule until it is done, fails, or ctx ends.
-func (c *Client) poll(ctx context.Context, what, hash string, progress ProgressFunc, check pollCheck) error {
+// Its calls are status polls: they wait behind other calls for the budget.
+func (c *Client) poll(ctx context.Context, sched pollSchedule, hash string, progress ProgressFunc, check pollCheck) error {
 	start := c.now()
+	ctx = withLowPriority(ctx)
+	if sched.learn {
+		defer c.budget.jobStarted(sched.what, start)()
+	}
 	status := "(not yet read)"
+	stopped := func(polls int, err error) error {
+		return fmt.Errorf("flipbook: stopped waiting for %s of %s after %d polls, last status %q: %w",
+			sched.what, hash, polls, status, err)
+	}
+	var next time.Duration // elapsed of the next poll on the schedule
 	for polls := 1; ; polls++ {
+		if sched.learn && polls == 1 {
+			// Wait for what the process knows of such jobs; look again
+			// every PollBase while an older job may still teach it.
+			for {
+				at, follow := c.budget.firstPollAt(sched.what, start)
+				wait := at - c.now().Sub(start)
+				if wait <= 0 {
+					break
+				}
+				if follow {
+					wait = min(wait, PollBase)
+				}
+				if err := c.sleep(ctx, wait); err != nil {
+					return stopped(polls-1, err)
+				}
+			}
+		} else if wait := next - c.now().Sub(start); wait > 0 {
+			if err := c.sleep(ctx, wait); err != nil {
+				return stopped(polls-1, err)
+			}
+		}
 		s, done, err := check(ctx)
 		if err != nil {
 			if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 				err = fmt.Errorf("%w: %w", ctx.Err(), err)
 			}
 			if ctx.Err() != nil {
-				return fmt.Errorf("flipbook: stopped waiting for %s of %s after %d polls, last status %q: %w",
-					what, hash, polls, status, err)
+				return stopped(polls, err)
 			}
 			return err
 		}
 		status = s
 		elapsed := c.now().Sub(start)
 		if progress != nil {
-			progress(Progress{What: what, Hash: hash, Status: status, Polls: polls, Elapsed: elapsed})
+			progress(Progress{What: sched.what, Hash: hash, Status: status, Polls: polls, Elapsed: elapsed})
 		}
 		if done {
+			if sched.learn {
+				c.budget.jobDone(sched.what, elapsed)
+			}
 			return nil
 		}
-		if err := c.sleep(ctx, pollInterval(elapsed)); err != nil {
-			return fmt.Errorf("flipbook: stopped waiting for %s of %s after %d polls, last status %q: %w",
-				what, hash, polls, status, err)
-		}
+		next = elapsed + max(pollInterval(elapsed), sched.least)
 	}
 }
 
@@ -77,7 +193,7 @@ func (c *Client) poll(ctx context.Context, what, hash string, progress ProgressF
 // "failed" (a failed generation may leave collectionStatus "editable").
 func (c *Client) WaitForGeneration(ctx context.Context, collectionHash string, progress ProgressFunc) (*Collection, error) {
 	var last *Collection
-	err := c.poll(ctx, "generation", collectionHash, progress, func(ctx context.Context) (string, bool, error) {
+	err := c.poll(ctx, pollSchedule{what: "generation", learn: true}, collectionHash, progress, func(ctx context.Context) (string, bool, error) {
 		coll, err := c.GetCollection(ctx, collectionHash)
 		if err != nil {
 			return "", false, err
@@ -109,7 +225,7 @@ func (c *Client) WaitForConversion(ctx context.Context, collectionHash, flipbook
 		lastColl *Collection
 		lastItem *CollectionItem
 	)
-	err := c.poll(ctx, "conversion", flipbookHash, progress, func(ctx context.Context) (string, bool, error) {
+	err := c.poll(ctx, pollSchedule{what: "conversion", learn: true}, flipbookHash, progress, func(ctx context.Context) (string, bool, error) {
 		coll, err := c.GetCollection(ctx, collectionHash)
 		if err != nil {
 			return "", false, err
@@ -141,7 +257,7 @@ func (c *Client) WaitForConversion(ctx context.Context, collectionHash, flipbook
 // *JobFailedError.
 func (c *Client) WaitForDownload(ctx context.Context, collectionHash string, progress ProgressFunc) (*DownloadPackage, error) {
 	var last *DownloadPackage
-	err := c.poll(ctx, "download package", collectionHash, progress, func(ctx context.Context) (string, bool, error) {
+	err := c.poll(ctx, pollSchedule{what: "download package", least: DownloadPollInterval}, collectionHash, progress, func(ctx context.Context) (string, bool, error) {
 		pkg, err := c.DownloadHTML(ctx, collectionHash)
 		if err != nil {
 			return "", false, err

@@ -187,8 +187,94 @@ func TestWaitForDownload(t *testing.T) {
 		if (err != nil) != (final == "FAILED") {
 			t.Errorf("%s: err = %v", final, err)
 		}
-		if got := fs.recorded(); len(got) != 1 || got[0] != PollBase {
-			t.Errorf("waits %v, want one of %v", got, PollBase)
+		// "Repeat calls at intervals of a few seconds" (spec, downloadHTML).
+		if got := fs.recorded(); len(got) != 1 || got[0] != DownloadPollInterval {
+			t.Errorf("waits %v, want one of %v", got, DownloadPollInterval)
 		}
+	}
+}
+
+// The process remembers how long a generation took: the next one's first
+// poll comes when the first was seen done, and costs one call.
+func TestWaitForGenerationFirstPollAtTheDurationSeen(t *testing.T) {
+	var fs *fakeSleep
+	var start time.Time
+	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
+		if fs.clock().Sub(start) < 3*time.Second {
+			writeJSON(w, http.StatusOK, okEnvelope(`{"collectionStatus":"processing","flipbookStatus":"processing"}`))
+			return
+		}
+		writeJSON(w, http.StatusOK, okEnvelope(`{"collectionStatus":"unlisted","flipbookStatus":"complete"}`))
+	})
+	c, fsl := newTestClient(t, f, nil)
+	fs, start = fsl, fsl.clock()
+	if _, err := c.WaitForGeneration(t.Context(), "c-1", nil); err != nil {
+		t.Fatal(err)
+	}
+	first := f.count()
+	seen := fs.clock().Sub(start)
+	start = fs.clock()
+	if _, err := c.WaitForGeneration(t.Context(), "c-2", nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.count() - first; n != 1 {
+		t.Errorf("the second 3 s generation took %d polls, want 1", n)
+	}
+	if got := fs.clock().Sub(start); got != seen {
+		t.Errorf("second generation seen done after %v, want %v (when the first was)", got, seen)
+	}
+}
+
+// Of jobs waited on together, only the oldest polls until one is seen done
+// (or MaxFirstPollDelay passes); then every later first poll comes at the
+// duration seen. Downloads are not timed this way.
+func TestFirstPollFollowsTheOldestJob(t *testing.T) {
+	b := NewBudget(0, 0)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	endOld := b.jobStarted("generation", t0)
+	endYoung := b.jobStarted("generation", t0.Add(200*time.Millisecond))
+	if at, follow := b.firstPollAt("generation", t0); at != 0 || follow {
+		t.Errorf("oldest job: first poll at %v (follow %v), want at once", at, follow)
+	}
+	if at, follow := b.firstPollAt("generation", t0.Add(200*time.Millisecond)); at != MaxFirstPollDelay || !follow {
+		t.Errorf("younger job: first poll at %v (follow %v), want %v following", at, follow, MaxFirstPollDelay)
+	}
+	if at, follow := b.firstPollAt("conversion", t0.Add(200*time.Millisecond)); at != 0 || follow {
+		t.Errorf("another kind of job: first poll at %v (follow %v), want at once", at, follow)
+	}
+	endOld() // gave up without seeing it done: the younger one leads
+	if at, follow := b.firstPollAt("generation", t0.Add(200*time.Millisecond)); at != 0 || follow {
+		t.Errorf("after the oldest left: first poll at %v (follow %v), want at once", at, follow)
+	}
+	b.jobDone("generation", 3050*time.Millisecond)
+	b.jobDone("generation", 3400*time.Millisecond)
+	endYoung()
+	if at, follow := b.firstPollAt("generation", t0.Add(time.Minute)); at != 3050*time.Millisecond || follow {
+		t.Errorf("after jobs were seen done: first poll at %v (follow %v), want the least duration seen, 3.05s", at, follow)
+	}
+	// A long job seen first holds later first polls back no more than
+	// MaxFirstPollDelay.
+	b.jobDone("conversion", 5*time.Minute)
+	if at, _ := b.firstPollAt("conversion", t0.Add(time.Hour)); at != MaxFirstPollDelay {
+		t.Errorf("after a 5 min conversion: first poll at %v, want %v", at, MaxFirstPollDelay)
+	}
+}
+
+// Every status poll waits behind other calls for the budget.
+func TestPollCallsAreLowPriority(t *testing.T) {
+	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, okEnvelope(`{}`))
+	})
+	c, _ := newTestClient(t, f, nil)
+	polls := 0
+	err := c.poll(t.Context(), pollSchedule{what: "generation", learn: true}, "c-1", nil, func(ctx context.Context) (string, bool, error) {
+		polls++
+		if low, _ := ctx.Value(lowPriorityKey{}).(bool); !low {
+			t.Errorf("poll %d is not marked low priority", polls)
+		}
+		return "processing", polls == 3, nil
+	})
+	if err != nil || polls != 3 {
+		t.Errorf("err %v after %d polls", err, polls)
 	}
 }

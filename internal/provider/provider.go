@@ -94,14 +94,17 @@ func (p *flipbookProvider) Schema(_ context.Context, _ provider.SchemaRequest, r
 				Optional:            true,
 			},
 			"requests_per_second": schema.Int64Attribute{
-				MarkdownDescription: "Client-side budget of requests per second, shared by every resource of this provider instance. `0` or unset means no limit. Falls back to `" + envRequestsPerSecond + "`.",
-				Optional:            true,
-				Validators:          nonNegative,
+				MarkdownDescription: "Client-side budget of requests per second, shared by every resource of this provider instance: an upper bound. " +
+					"`0` or unset means none stated; either way the provider learns the account's limit from the service's throttles (code 31). " +
+					"Falls back to `" + envRequestsPerSecond + "`.",
+				Optional:   true,
+				Validators: nonNegative,
 			},
 			"requests_per_minute": schema.Int64Attribute{
-				MarkdownDescription: "Client-side budget of requests per minute, shared like `requests_per_second`. Falls back to `" + envRequestsPerMinute + "`.",
-				Optional:            true,
-				Validators:          nonNegative,
+				MarkdownDescription: "Client-side budget of requests per minute, shared like `requests_per_second` and learned the same way from code 32. " +
+					"Falls back to `" + envRequestsPerMinute + "`.",
+				Optional:   true,
+				Validators: nonNegative,
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "How many times a throttled call (codes 31, 32), or a read that met a transport failure, is retried with jittered exponential backoff. Defaults to 8. Falls back to `" + envMaxRetries + "`.",

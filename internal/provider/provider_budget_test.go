@@ -23,9 +23,9 @@ func budgetConfig(e *testEmulator, providerExtra string) string {
 	return b.String()
 }
 
-// serviceRPS is the service's per-second limit in these tests; the budget
-// is set a little below it, as the docs advise, because calls sent evenly
-// spaced can still arrive bunched on a loaded machine.
+// serviceRPS is the service's per-second limit in these tests. The budget
+// is set to exactly that: a call occupies the budget until a second after
+// its answer, so calls cannot arrive bunched however loaded the machine.
 const serviceRPS = 4
 
 func throttledFixture() *emulator.Fixture {
@@ -44,16 +44,16 @@ func throttleCount(e *testEmulator) int {
 
 // TestAccProvider_requestBudgetAvoidsThrottling proves that one budget is
 // shared by every data source of a provider instance: with
-// requests_per_second just below the service's limit, no call is refused.
+// requests_per_second at the service's limit, no call is refused.
 func TestAccProvider_requestBudgetAvoidsThrottling(t *testing.T) {
 	e := newTestEmulator(t, throttledFixture())
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: budgetConfig(e, fmt.Sprintf("requests_per_second = %d", serviceRPS-1)),
+			Config: budgetConfig(e, fmt.Sprintf("requests_per_second = %d", serviceRPS)),
 			Check: func(*terraform.State) error {
 				if n := throttleCount(e); n != 0 {
-					return fmt.Errorf("the service throttled %d calls although the provider's budget is below its limit", n)
+					return fmt.Errorf("the service throttled %d calls although the provider's budget is its limit", n)
 				}
 				return nil
 			},
@@ -78,4 +78,20 @@ func TestAccProvider_throttlingWithoutBudgetIsRetried(t *testing.T) {
 			},
 		}},
 	})
+}
+
+// Every Configure of the plugin process gets the same budget for the same
+// account, endpoint and limits, so what one graph walk learned of the
+// service's limits the next one uses; another account has its own.
+func TestSharedBudgetIsOnePerAccount(t *testing.T) {
+	a := sharedBudget("http://127.0.0.1:1/api/v1/", "key-a", 0, 0)
+	if sharedBudget("http://127.0.0.1:1/api/v1/", "key-a", 0, 0) != a {
+		t.Error("a second Configure of the same account got another budget")
+	}
+	if sharedBudget("http://127.0.0.1:1/api/v1/", "key-b", 0, 0) == a {
+		t.Error("another account shares the budget")
+	}
+	if ps, pm := sharedBudget("http://127.0.0.1:1/api/v1/", "key-c", 5, 60).Limits(); ps != 5 || pm != 60 {
+		t.Errorf("limits %d/s %d/min, want the configured 5 and 60", ps, pm)
+	}
 }
