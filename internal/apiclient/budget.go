@@ -27,8 +27,9 @@ import (
 //
 // A window's limit is the configured one (an upper bound) or, below it,
 // the one learned from the service: a 31 teaches the per-second window, a
-// 32 the per-minute one (additive increase, multiplicative decrease; see
-// learn and grow). Budget also remembers how long asynchronous jobs take
+// 32 the per-minute one, once a second refusal with no accepted call in
+// between shows the window really is full (additive increase,
+// multiplicative decrease; see answered, learn and grow). Budget also remembers how long asynchronous jobs take
 // (see jobTimes), so that polls are spent where they tell something.
 type Budget struct {
 	mu      sync.Mutex
@@ -71,6 +72,12 @@ type window struct {
 	successes  int // calls answered without a throttle since the last change
 	full       bool
 	lastCut    time.Time
+	// suspect is when an unconfirmed throttle of this window came back
+	// (zero: none). One throttle alone teaches nothing: a limit the calls
+	// really reached refuses the next call too, while a lone 31 or 32 amid
+	// accepted calls (another client's burst, a hiccup of the service) says
+	// nothing about this process's pace and must not collapse it.
+	suspect time.Time
 }
 
 // limit is the window's effective limit; 0 means none.
@@ -309,15 +316,26 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 	switch code {
 	case CodePerSecondLimit, CodePerMinuteLimit:
 		s.refused = true
-		w := perSecond
+		w := b.windows[perSecond]
 		if code == CodePerMinuteLimit {
-			w = perMinute
+			w = b.windows[perMinute]
 		}
-		if ch, ok := b.learn(b.windows[w], s, code); ok {
+		// Learn only when the service refuses again within a window, with no
+		// call accepted in between: the window is really full.
+		if w.suspect.IsZero() || now.Sub(w.suspect) > w.length {
+			w.suspect = now
+			break
+		}
+		w.suspect = time.Time{}
+		if ch, ok := b.learn(w, s, code); ok {
 			changes = append(changes, ch)
 		}
+	case 0:
+		// No envelope: the call may or may not have been counted, and says
+		// nothing about a full window.
 	default:
 		for _, w := range b.windows {
+			w.suspect = time.Time{} // the service accepted a call: not full
 			if ch, ok := b.grow(w); ok {
 				changes = append(changes, ch)
 			}

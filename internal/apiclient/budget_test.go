@@ -115,16 +115,18 @@ func TestBudgetNeverExceedsLimitInAnyWindow(t *testing.T) {
 	}
 }
 
-// A throttle teaches the window it names, and only that one: code 31 sets
-// the per-second limit to the calls the service accepted within the last
-// second, code 32 the per-minute one. A throttle of a call admitted under
-// the old limit changes nothing more; one met while the limit already held
-// is a multiplicative cut.
+// A throttle confirmed by a second one (no call accepted in between)
+// teaches the window it names, and only that one: code 31 sets the
+// per-second limit to the calls the service accepted within the last
+// second, code 32 the per-minute one. A lone throttle amid accepted calls
+// teaches nothing. A throttle of a call admitted under the old limit changes
+// nothing more; one met while the limit already held is a multiplicative
+// cut.
 func TestBudgetLearnsFromThrottles(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	b := virtualBudget(0, 0, &now)
 	var burst []*slot
-	for range 10 {
+	for range 12 {
 		burst = append(burst, admitNow(t, b))
 	}
 	now = now.Add(5 * time.Millisecond)
@@ -133,12 +135,17 @@ func TestBudgetLearnsFromThrottles(t *testing.T) {
 			t.Fatalf("a success changed the limits of an untaught budget: %+v", ch)
 		}
 	}
-	ch := b.answered(burst[8], CodePerSecondLimit)
-	if len(ch) != 1 || ch[0].Window != "second" || ch[0].From != 0 || ch[0].To != 8 {
-		t.Fatalf("first throttle: %+v, want second 0 -> 8", ch)
+	if ch := b.answered(burst[8], CodePerSecondLimit); len(ch) != 0 {
+		t.Fatalf("a lone throttle taught the budget: %+v", ch)
 	}
-	if ch := b.answered(burst[9], CodePerSecondLimit); len(ch) != 0 {
-		t.Errorf("a throttle of the same burst cut again: %+v", ch)
+	ch := b.answered(burst[9], CodePerSecondLimit)
+	if len(ch) != 1 || ch[0].Window != "second" || ch[0].From != 0 || ch[0].To != 8 {
+		t.Fatalf("confirmed throttle: %+v, want second 0 -> 8", ch)
+	}
+	for _, s := range burst[10:] {
+		if ch := b.answered(s, CodePerSecondLimit); len(ch) != 0 {
+			t.Errorf("throttles of calls admitted in the same burst cut again: %+v", ch)
+		}
 	}
 	if ps, pm := b.Limits(); ps != 8 || pm != 0 {
 		t.Errorf("limits %d/s %d/min, want 8/s and none per minute", ps, pm)
@@ -159,7 +166,11 @@ func TestBudgetLearnsFromThrottles(t *testing.T) {
 		b.answered(s, CodeOK)
 	}
 	s := admitNow(t, b)
-	ch = b.answered(s, CodePerMinuteLimit)
+	s2 := admitNow(t, b)
+	if ch := b.answered(s, CodePerMinuteLimit); len(ch) != 0 {
+		t.Fatalf("a lone 32 taught the budget: %+v", ch)
+	}
+	ch = b.answered(s2, CodePerMinuteLimit)
 	if len(ch) != 1 || ch[0].Window != "minute" || ch[0].To != 12 {
 		t.Fatalf("per-minute throttle: %+v, want minute 0 -> 12", ch)
 	}
@@ -174,10 +185,12 @@ func TestBudgetLearnsFromThrottles(t *testing.T) {
 	for range 12 {
 		addSlot(b, &slot{admitted: now, answered: now})
 	}
-	extra := &slot{admitted: now}
+	extra, extra2 := &slot{admitted: now}, &slot{admitted: now}
 	addSlot(b, extra)
+	addSlot(b, extra2)
 	b.mu.Unlock()
-	ch = b.answered(extra, CodePerMinuteLimit)
+	b.answered(extra, CodePerMinuteLimit)
+	ch = b.answered(extra2, CodePerMinuteLimit)
 	if len(ch) != 1 || ch[0].From != 12 || ch[0].To != 9 {
 		t.Errorf("throttle at the learned limit: %+v, want minute 12 -> 9 (a quarter off)", ch)
 	}
@@ -193,14 +206,16 @@ func TestBudgetGrowsBackWhileCallsSucceed(t *testing.T) {
 	for range 5 {
 		admitNow(t, b)
 	}
-	s := &slot{admitted: now}
+	s, s2 := &slot{admitted: now}, &slot{admitted: now}
 	b.mu.Lock()
-	addSlot(b, s) // a call sent by another process, say
+	addSlot(b, s) // calls sent by another process, say
+	addSlot(b, s2)
 	b.mu.Unlock()
 	for _, o := range b.sent[:5] {
 		b.answered(o, CodeOK)
 	}
-	if ch := b.answered(s, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 5 || ch[0].To != 3 {
+	b.answered(s, CodePerSecondLimit)
+	if ch := b.answered(s2, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 5 || ch[0].To != 3 {
 		t.Fatalf("throttle: %+v, want 5 -> 3", ch)
 	}
 	// Not full: successes do not raise it.
@@ -285,7 +300,7 @@ func TestBudgetPollsYieldToOtherCalls(t *testing.T) {
 // Logger.
 func TestBudgetChangeIsLogged(t *testing.T) {
 	f := newFakeAPI(t, func(n int, _ captured, w http.ResponseWriter, _ *http.Request) {
-		if n == 0 {
+		if n < 2 { // a second refusal confirms the first
 			writeJSON(w, http.StatusOK, throttleBody)
 			return
 		}
@@ -447,5 +462,30 @@ func BenchmarkBudgetTakeAtLimit(b *testing.B) {
 			b.Fatal(err)
 		}
 		budget.answered(s, CodeOK)
+	}
+}
+
+// Throttles that keep coming back between accepted calls (another client's
+// bursts, or the emulator's rate_limit fault) never confirm one another, so
+// they leave the pace alone: the budget learns only from a window the
+// service keeps refusing.
+func TestBudgetIgnoresLoneThrottles(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := virtualBudget(0, 0, &now)
+	for i := range 20 {
+		now = now.Add(50 * time.Millisecond)
+		code := CodeOK
+		if i%2 == 1 {
+			code = CodePerSecondLimit
+			if i%4 == 3 {
+				code = CodePerMinuteLimit
+			}
+		}
+		if ch := b.answered(admitNow(t, b), code); len(ch) != 0 {
+			t.Fatalf("call %d (code %d) changed the limits: %+v", i, code, ch)
+		}
+	}
+	if ps, pm := b.Limits(); ps != 0 || pm != 0 {
+		t.Errorf("limits %d/s %d/min after lone throttles, want none learned", ps, pm)
 	}
 }
