@@ -71,6 +71,11 @@ func sectionList(c *checker, raw string) ([]any, bool) {
 		c.add(dup.path, "duplicate field")
 		return nil, false
 	}
+	var limit *limitExceeded
+	if errors.As(err, &limit) {
+		c.add(limit.path, "%s", limit.what)
+		return nil, false
+	}
 	if err != nil {
 		c.add("sections", "must be valid JSON: %v", err)
 		return nil, false
