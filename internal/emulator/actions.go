@@ -19,11 +19,11 @@ import (
 func (c *call) find(hash string) (*collection, *reply) {
 	col := c.e.cols[hash]
 	if col == nil {
-		r := fail(46)
+		r := fail(codeInvalidCollection)
 		return nil, &r
 	}
 	if col.Deleted || col.APIKey != c.acct.fx.APIKey {
-		r := fail(43)
+		r := fail(codeForbidden)
 		return nil, &r
 	}
 	return col, nil
@@ -121,11 +121,11 @@ func (c *call) permissionTarget(now time.Time) (*collection, *reply) {
 		return nil, bad
 	}
 	if col.processing(now) {
-		r := fail(38)
+		r := fail(codeInProgress)
 		return nil, &r
 	}
 	if !published(col.Status) || !col.Private || col.Password {
-		r := fail(48)
+		r := fail(codeNotPrivatePublished)
 		return nil, &r
 	}
 	return col, nil
@@ -368,7 +368,7 @@ func (c *call) downloadHTML() reply {
 		return *bad
 	}
 	if col.flipbookStatus(now) == "processing" {
-		return fail(38)
+		return fail(codeInProgress)
 	}
 	if col.GenFailed {
 		return ok(obj{{"status", "FAILED"}})
@@ -423,7 +423,7 @@ func (c *call) getStats() reply {
 	}
 	it := col.item(c.q.get("flipbookHash"))
 	if it == nil {
-		return fail(47)
+		return fail(codeInvalidFlipbook)
 	}
 	v, t, d := itemStats(col, it)
 	return ok(obj{{"views", v}, {"time_spent", t}, {"downloads", d}})

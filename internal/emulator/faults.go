@@ -12,18 +12,33 @@ import (
 
 // Fault kinds, as the README's "Fault kinds" lists them; permissions_failure
 // is this package's way to make the permissions service fail (code 50).
+const (
+	faultRateLimit          = "rate_limit"
+	faultHTTP502            = "http_502"
+	faultReset              = "reset"
+	faultSlow               = "slow"
+	faultGarbage            = "garbage"
+	faultResetAfter         = "reset_after"
+	faultGenerationFailed   = "generation_failed"
+	faultConversionFailed   = "conversion_failed"
+	faultPackageFailed      = "package_failed"
+	faultMaintenance        = "maintenance"
+	faultPermissionsFailure = "permissions_failure"
+)
+
+// faultKinds are the kinds SetFaults accepts.
 var faultKinds = map[string]bool{
-	"rate_limit":          true,
-	"http_502":            true,
-	"reset":               true,
-	"slow":                true,
-	"garbage":             true,
-	"reset_after":         true,
-	"generation_failed":   true,
-	"conversion_failed":   true,
-	"package_failed":      true,
-	"maintenance":         true,
-	"permissions_failure": true,
+	faultRateLimit:          true,
+	faultHTTP502:            true,
+	faultReset:              true,
+	faultSlow:               true,
+	faultGarbage:            true,
+	faultResetAfter:         true,
+	faultGenerationFailed:   true,
+	faultConversionFailed:   true,
+	faultPackageFailed:      true,
+	faultMaintenance:        true,
+	faultPermissionsFailure: true,
 }
 
 type faultConfig struct {
@@ -57,13 +72,13 @@ func checkFaults(rate float64, kinds []string) error {
 // others hit any call.
 func applies(kind, action string) bool {
 	switch kind {
-	case "generation_failed":
+	case faultGenerationFailed:
 		return action == "collection.createFromTemplate" || action == "collection.createCatalog"
-	case "conversion_failed":
+	case faultConversionFailed:
 		return action == "flipbook.add"
-	case "package_failed":
+	case faultPackageFailed:
 		return action == "collection.downloadHTML"
-	case "permissions_failure":
+	case faultPermissionsFailure:
 		return action == "collection.getPermissions" || action == "collection.setPermissions"
 	}
 	return true
@@ -218,10 +233,10 @@ func (e *Emulator) takeRate(key string) int {
 	}
 	var fits bool
 	if rl.second, fits = window(rl.second, now, time.Second, perSec); !fits {
-		return 31
+		return codeRatePerSecond
 	}
 	if rl.minute, fits = window(rl.minute, now, time.Minute, perMin); !fits {
-		return 32
+		return codeRatePerMinute
 	}
 	if perSec > 0 {
 		rl.second = append(rl.second, now)

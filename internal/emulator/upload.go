@@ -44,11 +44,11 @@ var fetchClient = &http.Client{Timeout: 60 * time.Second}
 func (c *call) uploadFile() (*upload, *reply) {
 	q := c.q
 	if q.fileParts > 1 {
-		r := fail(36)
+		r := fail(codeMultipleFiles)
 		return nil, &r
 	}
 	if q.tooLarge {
-		r := fail(34)
+		r := fail(codeFileTooLarge)
 		return nil, &r
 	}
 	if q.file != nil {
@@ -82,7 +82,7 @@ func (c *call) fetch(raw string) (*upload, *reply) {
 	}
 	limit := c.e.maxUploadBytes()
 	if resp.ContentLength > limit {
-		r := fail(34)
+		r := fail(codeFileTooLarge)
 		return nil, &r
 	}
 	f, err := os.CreateTemp("", "flipbook-emulator-fetch-*")
@@ -99,7 +99,7 @@ func (c *call) fetch(raw string) (*upload, *reply) {
 	}
 	if n > limit {
 		up.close()
-		r := fail(34)
+		r := fail(codeFileTooLarge)
 		return nil, &r
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -156,7 +156,7 @@ func (c *call) setLogo() reply {
 	defer up.close()
 	kind := imageKind(head(up.f, 1024))
 	if kind == "" {
-		return reply{code: 45, data: obj{{"message", "The logo must be a PNG, JPEG, GIF, WebP or SVG image"}}}
+		return reply{code: codeInvalidFileFormat, data: obj{{"message", "The logo must be a PNG, JPEG, GIF, WebP or SVG image"}}}
 	}
 	now := e.now()
 	e.mu.Lock()
@@ -207,7 +207,7 @@ func (c *call) addFlipbook() reply {
 		return *bad
 	}
 	if full {
-		return fail(33)
+		return fail(codeUploadQuota)
 	}
 	up, bad := c.uploadFile()
 	if bad != nil {
@@ -215,14 +215,14 @@ func (c *call) addFlipbook() reply {
 	}
 	defer up.close()
 	if !bytes.HasPrefix(head(up.f, 5), []byte("%PDF-")) {
-		return reply{code: 45, data: obj{{"message", "Only PDF documents can be added"}}}
+		return reply{code: codeInvalidFileFormat, data: obj{{"message", "Only PDF documents can be added"}}}
 	}
 	pages, err := countPages(up.f)
 	if err != nil {
-		return reply{code: 45, data: obj{{"message", "The PDF document could not be read: " + err.Error()}}}
+		return reply{code: codeInvalidFileFormat, data: obj{{"message", "The PDF document could not be read: " + err.Error()}}}
 	}
 	if pages > e.maxPages() {
-		return reply{code: 35, data: obj{{"message", fmt.Sprintf("The document has %d pages; at most %d are allowed", pages, e.maxPages())}}}
+		return reply{code: codeTooManyPages, data: obj{{"message", fmt.Sprintf("The document has %d pages; at most %d are allowed", pages, e.maxPages())}}}
 	}
 	name := fileBase(up.name)
 	if name == "" {
@@ -244,7 +244,7 @@ func (c *call) addFlipbook() reply {
 	}
 	month := monthOf(now)
 	if a.Uploads[month] >= a.quota {
-		return fail(33)
+		return fail(codeUploadQuota)
 	}
 	a.Uploads[month]++
 	it := &item{Hash: newHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(e.convDelay),
