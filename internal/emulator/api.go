@@ -171,7 +171,7 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 	action := q.get("action")
 	fmtAsked, _ := requestedFormat(q)
 
-	fault := e.drawFault(action, q.params)
+	fault := e.store.drawFault(action, q.params)
 	switch fault {
 	case faultReset:
 		e.count(action, outcomeFault)
@@ -190,7 +190,7 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 		return
 	case faultRateLimit:
 		code := codeRatePerSecond
-		if e.coin() {
+		if e.store.coin() {
 			code = codeRatePerMinute
 		}
 		e.finish(w, action, fmtAsked, fail(code), false)
@@ -203,7 +203,7 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 		e.finish(w, action, fmtAsked, fail(codeMaintenance), false)
 		return
 	case faultSlow:
-		t := time.NewTimer(e.slowDelay())
+		t := time.NewTimer(e.store.slowDelay())
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
@@ -242,9 +242,7 @@ func (c *call) answer() (reply, format) {
 			return missing(k), fm
 		}
 	}
-	e.mu.Lock()
-	acct := e.accounts[q.get("apiKey")]
-	e.mu.Unlock()
+	acct := e.store.account(q.get("apiKey"))
 	if acct == nil {
 		return fail(codeInvalidCredentials), fm
 	}
@@ -342,14 +340,7 @@ func (e *Emulator) count(action, outcome string) {
 	if action == "" {
 		action = "(none)"
 	}
-	e.mu.Lock()
-	m := e.requests[action]
-	if m == nil {
-		m = map[string]int{}
-		e.requests[action] = m
-	}
-	m[outcome]++
-	e.mu.Unlock()
+	e.store.countRequest(action, outcome)
 	e.logf("api %s -> %s", action, outcome)
 }
 

@@ -143,11 +143,8 @@ func imageKind(b []byte) string {
 // deprecated there).
 func (c *call) setLogo() reply {
 	e, q := c.e, c.q
-	e.mu.Lock()
-	_, bad := c.find(q.get("collectionHash"))
-	e.mu.Unlock()
-	if bad != nil {
-		return *bad
+	if _, code := e.store.collectionOf(c.key(), q.get("collectionHash")); code != 0 {
+		return fail(code)
 	}
 	up, bad := c.uploadFile()
 	if bad != nil {
@@ -159,18 +156,16 @@ func (c *call) setLogo() reply {
 		return reply{code: codeInvalidFileFormat, data: obj{{"message", "The logo must be a PNG, JPEG, GIF, WebP or SVG image"}}}
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(q.get("collectionHash"))
-	if bad != nil {
-		return *bad
-	}
-	col.LogoImage = "logo-" + newHash() + "." + kind
+	var logoURL *string
 	if q.has("logoUrl") {
-		col.LogoURL = q.get("logoUrl")
+		u := q.get("logoUrl")
+		logoURL = &u
 	}
-	e.changed()
-	return ok(e.renderCollection(col, now, c.base))
+	col, code := e.store.setLogo(c.key(), q.get("collectionHash"), "logo-"+newHash()+"."+kind, logoURL)
+	if code != 0 {
+		return fail(code)
+	}
+	return ok(e.renderCollection(&col, now, c.base))
 }
 
 // countPages counts a PDF's pages with pdfcpu; an unreadable PDF is an
@@ -198,16 +193,8 @@ func countPages(f *os.File) (int, error) {
 func (c *call) addFlipbook() reply {
 	e, q := c.e, c.q
 	a := c.acct
-	now := e.now()
-	e.mu.Lock()
-	_, bad := c.find(q.get("collectionHash"))
-	full := a.Uploads[monthOf(now)] >= a.quota
-	e.mu.Unlock()
-	if bad != nil {
-		return *bad
-	}
-	if full {
-		return fail(codeUploadQuota)
+	if code := e.store.checkUpload(a, q.get("collectionHash"), e.now()); code != 0 {
+		return fail(code)
 	}
 	up, bad := c.uploadFile()
 	if bad != nil {
@@ -235,26 +222,16 @@ func (c *call) addFlipbook() reply {
 	if desc == "" {
 		desc = "Converted from " + name + ".pdf"
 	}
-	now = e.now().UTC()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(q.get("collectionHash"))
-	if bad != nil {
-		return *bad
-	}
-	month := monthOf(now)
-	if a.Uploads[month] >= a.quota {
-		return fail(codeUploadQuota)
-	}
-	a.Uploads[month]++
+	now := e.now().UTC()
 	it := &item{Hash: newHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(e.convDelay),
 		Failed: c.failConv}
-	col.Items = append(col.Items, it)
-	col.Package = nil // the next download packages the new document too
-	e.changed()
+	col, code := e.store.addDocument(a, q.get("collectionHash"), now, it)
+	if code != 0 {
+		return fail(code)
+	}
 	status := "PROCESSING"
 	if e.convDelay == 0 {
-		status = col.convertStatus(it, now)
+		status = col.convertStatus(col.item(it.Hash), now)
 	}
 	return ok(obj{
 		{"flipbookHash", it.Hash},
