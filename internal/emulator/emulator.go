@@ -192,4 +192,3 @@ func fixtureCollection(cf CollectionFixture, apiKey string, now time.Time) *coll
 	}
 	return c
 }
-

@@ -205,4 +205,3 @@ func controlError(w http.ResponseWriter, err error) {
 	}
 	writeJSON(w, status, ControlError{Error: err.Error()})
 }
-

@@ -74,8 +74,8 @@ type item struct {
 	Description string
 	PageCount   int
 	Extension   string
-	ReadyAt     time.Time                    // conversion end
-	Failed      bool // the conversion_failed fault: FAILED at ReadyAt
+	ReadyAt     time.Time // conversion end
+	Failed      bool      // the conversion_failed fault: FAILED at ReadyAt
 }
 
 type permission struct {
@@ -100,7 +100,7 @@ type Notification struct {
 	APIKey         string
 	CollectionHash string
 	Email          string // the recipient
-	Type           string  // the entry's type
+	Type           string // the entry's type
 	Group          string
 	Time           time.Time
 }
@@ -239,7 +239,6 @@ func (c *collection) item(hash string) *item {
 func published(status string) bool {
 	return status == "public" || status == "unlisted" || status == "published"
 }
-
 
 // clone is a copy of c that shares nothing mutable with it, for use outside
 // the store's lock.
