@@ -97,12 +97,12 @@ type packageToken struct {
 // Notification is an e-mail collection.setPermissions would have sent
 // because an entry had notifyViaEmail true.
 type Notification struct {
-	APIKey         string
-	CollectionHash string
-	Email          string // the recipient
-	Type           string // the entry's type
-	Group          string
-	Time           time.Time
+	APIKey         string    `json:"apiKey"`
+	CollectionHash string    `json:"collectionHash"`
+	Email          string    `json:"email"` // the recipient
+	Type           string    `json:"type"`  // the entry's type
+	Group          string    `json:"group,omitempty"`
+	Time           time.Time `json:"time"`
 }
 
 func newAccount(fx *AccountFixture, now time.Time) *account {

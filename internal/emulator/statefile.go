@@ -182,7 +182,19 @@ func (s *store) saved(since uint64) (st savedState, version uint64, ok bool) {
 	if s.version <= since {
 		return savedState{}, 0, false
 	}
-	st = savedState{Version: stateVersion, Seq: s.seq, Accounts: map[string]savedAccount{}, Collections: []savedCollection{}, Seeded: []string{}}
+	return s.savedLocked(), s.version, true
+}
+
+// savedState is the store as the state file keeps it.
+func (s *store) savedState() savedState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.savedLocked()
+}
+
+// savedLocked is savedState; callers hold s.mu.
+func (s *store) savedLocked() savedState {
+	st := savedState{Version: stateVersion, Seq: s.seq, Accounts: map[string]savedAccount{}, Collections: []savedCollection{}, Seeded: []string{}}
 	for key, a := range s.accounts {
 		st.Accounts[key] = savedAccount{Folders: maps.Clone(a.folders), Uploads: maps.Clone(a.uploads)}
 	}
@@ -193,7 +205,7 @@ func (s *store) saved(since uint64) (st savedState, version uint64, ok bool) {
 		st.Seeded = append(st.Seeded, h)
 	}
 	sort.Strings(st.Seeded)
-	return st, s.version, true
+	return st
 }
 
 func savedCollectionOf(c *collection) savedCollection {
