@@ -80,7 +80,6 @@ func New(opts Options) (*Emulator, error) {
 		fx:         fx,
 		state:      opts.StateFile,
 		drainBytes: defaultDrainBytes,
-		store:      newStore(),
 	}
 	if e.now == nil {
 		e.now = time.Now
@@ -89,12 +88,12 @@ func New(opts Options) (*Emulator, error) {
 		e.logf = func(string, ...any) {}
 	}
 	g := fx.Generation
-	e.store.genDelay = msOr(g.DelayMs, defaultGenerationDelay)
+	genDelay := msOr(g.DelayMs, defaultGenerationDelay)
 	if opts.GenerationDelay != nil {
 		if *opts.GenerationDelay < 0 {
 			return nil, errors.New("generation delay must not be negative")
 		}
-		e.store.genDelay = *opts.GenerationDelay
+		genDelay = *opts.GenerationDelay
 	}
 	e.convDelay = msOr(g.ConversionDelayMs, defaultConversionDelay)
 	e.pkgDelay = msOr(g.PackageDelayMs, defaultPackageDelay)
@@ -105,8 +104,7 @@ func New(opts Options) (*Emulator, error) {
 	e.genPrivate = g.Private == nil || *g.Private
 
 	seed := opts.FaultSeed
-	faults := &e.store.faults
-	faults.slow = defaultSlow
+	faults := faultConfig{slow: defaultSlow}
 	if f := fx.Faults; f != nil {
 		faults.rate, faults.kinds = f.Rate, append([]string(nil), f.Kinds...)
 		if f.SlowMs > 0 {
@@ -119,8 +117,8 @@ func New(opts Options) (*Emulator, error) {
 	if seed == 0 {
 		seed = mrand.Uint64()
 	}
-	e.store.dice = mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	faults.seed = seed
+	e.store = newStore(genDelay, faults, mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
 
 	now := e.now().UTC()
 	for i := range fx.Accounts {

@@ -32,8 +32,13 @@ type store struct {
 	seeded        map[string]bool // fixture collections the state file holds
 }
 
-func newStore() *store {
+// newStore is an empty store with the generation delay, fault settings and
+// dice the emulator starts with.
+func newStore(genDelay time.Duration, faults faultConfig, dice *mrand.Rand) *store {
 	return &store{
+		genDelay: genDelay,
+		faults:   faults,
+		dice:     dice,
 		accounts: map[string]*account{},
 		cols:     map[string]*collection{},
 		tokens:   map[string]packageToken{},
