@@ -40,8 +40,8 @@
 // files and never held in memory. A mandatory parameter sent empty counts
 // as missing.
 //
-// Sizes the spec leaves open are capped (README, "Limits of the
-// emulator"): a urlencoded body at 10 MiB, a multipart form field at 1 MiB,
+// Sizes the spec leaves open are capped (README, "Where the spec is silent,
+// the emulator …", Limits): a urlencoded body at 10 MiB, a multipart form field at 1 MiB,
 // a JSON parameter (sections, permissions) at 1 MiB and 64 levels of
 // nesting, a control endpoint's body at 1 MiB. JSON parameters are read in
 // time and memory linear in their length.
