@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -130,5 +131,80 @@ func TestStateFileNewerVersion(t *testing.T) {
 	}
 	if _, err := New(Options{Fixture: fastFixture(), StateFile: path}); err == nil {
 		t.Fatal("a state file of an unknown version was accepted")
+	}
+}
+
+func TestStateFileRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	// One clock for both runs, so that the views compared are of one moment.
+	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
+	srv, err := Start(Options{Fixture: fastFixture(), StateFile: path, Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newTestClient(t, srv)
+	var created struct{ CollectionHash string }
+	c.post(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections, "folder": "Sales/EMEA"}).into(t, &created)
+	wantCode(t, setPerms(c, "pub-private-1", `{"permissions":[{"type":"teammate","group":"Sales"}]}`), 20, "OK")
+	wantCode(t, c.upload(get("flipbook.add", "pub-private-1"), filePart{"a.pdf", bytes.NewReader(minimalPDF(2))}), 20, "OK")
+	if err := srv.Emulator.Delete("pub-public-1"); err != nil {
+		t.Fatal(err)
+	}
+	newHash, err := srv.Emulator.Publish("draft-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := srv.Emulator.Collections()
+	srv.Close()
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	if tmps, _ := filepath.Glob(path + ".tmp-*"); len(tmps) != 0 {
+		t.Fatalf("temporary files left: %v", tmps)
+	}
+
+	// The fixture gained a collection since: it appears, after the saved ones.
+	fx := fastFixture()
+	fx.Accounts[0].Collections = append(fx.Accounts[0].Collections, CollectionFixture{CollectionHash: "added-later", PageCount: 1})
+	srv2, err := Start(Options{Fixture: fx, StateFile: path, Now: clock.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv2.Close()
+	c2 := newTestClient(t, srv2)
+	after := srv2.Emulator.Collections()
+	if n := len(after); n != len(before)+1 || after[n-1].CollectionHash != "added-later" {
+		t.Fatalf("fixture collection added later: %+v", after[n-1])
+	}
+	after = after[:len(after)-1]
+	if !reflect.DeepEqual(before, after) {
+		t.Fatalf("collections changed across restart\nbefore %+v\nafter  %+v", before, after)
+	}
+	env := c2.get(get("collection.getPermissions", "pub-private-1"))
+	if string(env.Data) != `{"permissions":[{"type":"teammate","group":"Sales"}]}` {
+		t.Fatalf("permissions after restart: %s", env.Data)
+	}
+	wantCode(t, c2.get(get("collection.getCollection", "pub-public-1")), 43, "Forbidden")
+	wantCode(t, c2.get(get("collection.getCollection", "draft-1")), 46, "Invalid collection hash")
+	wantCode(t, c2.get(get("collection.getCollection", newHash)), 20, "OK")
+	var u map[string]float64
+	c2.get(map[string]string{"action": "user.getStats"}).into(t, &u)
+	if u["api_uploads_left"] != 99 {
+		t.Fatalf("upload count lost: %v", u)
+	}
+	// Folders are reused case-insensitively across the restart.
+	c2.post(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections, "folder": "sales/emea/Q1"}).into(t, &created)
+	if v, _ := srv2.Emulator.Collection(created.CollectionHash); v.Folder != "Sales/EMEA/Q1" {
+		t.Fatalf("folder %q", v.Folder)
+	}
+}
+
+func TestStateFileBroken(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(Options{Fixture: fastFixture(), StateFile: path}); err == nil {
+		t.Fatal("a broken state file was accepted")
 	}
 }
