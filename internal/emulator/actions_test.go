@@ -55,13 +55,7 @@ func TestDownloadHTML(t *testing.T) {
 
 // The package link lives one minute, by the emulator's clock.
 func TestDownloadLinkExpires(t *testing.T) {
-	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
-	srv, err := Start(Options{Fixture: fastFixture(), Now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c := newTestClient(t, srv)
+	clock, _, c := startClocked(t, Options{})
 	var pkg struct{ Status, ResourceURL string }
 	c.get(get("collection.downloadHTML", "pub-private-1")).into(t, &pkg)
 	clock.add(time.Second)
@@ -199,13 +193,7 @@ func TestGenerationDelayOverride(t *testing.T) {
 }
 
 func TestGenerationLifecycle(t *testing.T) {
-	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
-	srv, err := Start(Options{Fixture: fastFixture(), Now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c := newTestClient(t, srv)
+	clock, srv, c := startClocked(t, Options{})
 	env := c.post(map[string]string{"action": "collection.createFromTemplate", "sections": staticSections, "title": "Spring", "folder": "Marketing/2026"})
 	wantCode(t, env, 20, "OK")
 	var created struct{ CollectionHash string }
@@ -258,13 +246,7 @@ func TestGenerationLifecycle(t *testing.T) {
 // that includes a document added to a published collection and still
 // converting, not only a generation.
 func TestDownloadHTMLRefusedWhileDocumentConverts(t *testing.T) {
-	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
-	srv, err := Start(Options{Fixture: fastFixture(), Now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c := newTestClient(t, srv)
+	clock, _, c := startClocked(t, Options{})
 	wantCode(t, c.get(get("collection.downloadHTML", "pub-private-1")), 20, "OK")
 
 	env := c.upload(get("flipbook.add", "pub-private-1"), filePart{"manual.pdf", bytes.NewReader(minimalPDF(2))})

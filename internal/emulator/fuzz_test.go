@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 )
 
@@ -21,15 +20,7 @@ func FuzzAPI(f *testing.F) {
 	}
 	h := e.Handler()
 	call := func(t *testing.T, method string, p map[string]string) envelope {
-		p["apiKey"] = "demo-key"
-		p["signature"] = testSign("demo-secret", p)
-		var req *http.Request
-		if method == http.MethodGet {
-			req = httptest.NewRequestWithContext(t.Context(), method, "/api/v1/?"+values(p).Encode(), nil)
-		} else {
-			req = httptest.NewRequestWithContext(t.Context(), method, "/api/v1/", strings.NewReader(values(p).Encode()))
-			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		}
+		req := signedRequest(t, method, p)
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {

@@ -56,14 +56,9 @@ func TestStateFileVersion1Migrates(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	clock, srv, c := startClocked(t, Options{Fixture: v1Fixture(), StateFile: path})
 	// Two minutes after the file was written: every job has ended.
-	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 2, 0, 0, time.UTC)}
-	srv, err := Start(Options{Fixture: v1Fixture(), StateFile: path, Now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c := newTestClient(t, srv)
+	clock.add(2 * time.Minute)
 
 	views := map[string]CollectionView{}
 	var generated []CollectionView
