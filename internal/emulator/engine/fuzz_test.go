@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -15,6 +16,12 @@ func FuzzDecodeJSON(f *testing.F) {
 	f.Add(`[{"sectionType":"blank"}]`)
 	f.Add(`{"a":1,"a":2}`)
 	f.Fuzz(func(t *testing.T, raw string) {
+		// The one-pass reader and the streaming reader agree.
+		fast, fastOK := scanJSON(raw)
+		slow, slowErr := decodeJSONStream(raw, "sections")
+		if fastOK != (slowErr == nil) || fastOK && !reflect.DeepEqual(fast, slow) {
+			t.Fatalf("%q: one pass %v %#v, streaming %v %#v", raw, fastOK, fast, slowErr, slow)
+		}
 		v, err := decodeJSON(raw, "sections")
 		valid := json.Valid([]byte(raw))
 		if err == nil {

@@ -28,11 +28,21 @@ const (
 //
 // It runs in time and memory linear in len(raw): the input is bounded by
 // MaxJSONBytes, nesting by MaxJSONDepth, and field paths are only spelled
-// out for an error.
+// out for an error. A valid document is read by scanJSON in one pass; any
+// other is read again by encoding/json's streaming decoder, whose errors
+// are the ones reported.
 func decodeJSON(raw, root string) (any, error) {
 	if len(raw) > MaxJSONBytes {
 		return nil, &limitExceeded{path: root, what: fmt.Sprintf("is %d bytes long; the emulator reads at most %d", len(raw), MaxJSONBytes)}
 	}
+	if v, ok := scanJSON(raw); ok {
+		return v, nil
+	}
+	return decodeJSONStream(raw, root)
+}
+
+// decodeJSONStream is decodeJSON read token by token with encoding/json.
+func decodeJSONStream(raw, root string) (any, error) {
 	dec := json.NewDecoder(strings.NewReader(raw))
 	dec.UseNumber()
 	v, err := readValue(dec, &jsonPath{name: root}, 0)
@@ -134,20 +144,26 @@ func readValue(dec *json.Decoder, path *jsonPath, depth int) (any, error) {
 	return tok, nil
 }
 
-// checker collects validation errors, each prefixed by its field path.
+// checker collects validation errors, each prefixed by its field path; past
+// MaxErrors it only counts them.
 type checker struct {
-	errs []string
+	root  string // the parameter, which names the count of errors left out
+	errs  []string
+	found int // errors found, listed or not
 }
 
 func (c *checker) add(path, format string, args ...any) {
-	c.errs = append(c.errs, path+": "+fmt.Sprintf(format, args...))
+	c.found++
+	if len(c.errs) < MaxErrors {
+		c.errs = append(c.errs, path+": "+fmt.Sprintf(format, args...))
+	}
 }
 
 func (c *checker) invalid() *Invalid {
-	if len(c.errs) == 0 {
+	if c.found == 0 {
 		return nil
 	}
-	return &Invalid{Message: ValidationFailed, Errors: c.errs}
+	return &Invalid{Message: ValidationFailed, Errors: capErrors(c.root, c.errs, c.found)}
 }
 
 func jsonType(v any) string {

@@ -73,3 +73,31 @@ func BenchmarkDecodeJSONFlat1MiB(b *testing.B) {
 		}
 	}
 }
+
+// Past MaxErrors, data.errors lists the first ones and then how many more
+// there were.
+func TestErrorsCapped(t *testing.T) {
+	// 150 entries that are not objects, and no static section: 151 errors.
+	sections := "[" + strings.Repeat("1,", 149) + "1]"
+	_, inv := TemplateSections(sections, newLib(nil))
+	if inv == nil || len(inv.Errors) != MaxErrors+1 ||
+		inv.Errors[0] != "sections[0]: must be an object, got a number" ||
+		inv.Errors[MaxErrors-1] != "sections[99]: must be an object, got a number" ||
+		inv.Errors[MaxErrors] != "sections: 51 more errors not listed; the emulator lists at most 100" {
+		t.Fatalf("got %v", inv)
+	}
+	entries := make([]string, 150)
+	for i := range entries {
+		entries[i] = `{"type":"otp","email":"nobody"}`
+	}
+	_, inv = ParsePermissions(`{"permissions":[` + strings.Join(entries, ",") + `]}`)
+	if inv == nil || len(inv.Errors) != MaxErrors+1 || inv.Errors[0] != "Invalid email at index 0" ||
+		inv.Errors[MaxErrors] != "permissions: 50 more errors not listed; the emulator lists at most 100" {
+		t.Fatalf("got %v", inv)
+	}
+	// Exactly MaxErrors errors are all listed, with no count.
+	_, inv = CatalogSections("["+strings.Repeat("1,", 99)+"1]", newLib(nil))
+	if inv == nil || len(inv.Errors) != MaxErrors {
+		t.Fatalf("got %d errors", len(inv.Errors))
+	}
+}

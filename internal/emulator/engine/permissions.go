@@ -214,7 +214,7 @@ func ParsePermissions(raw string) ([]PermissionEntry, *Invalid) {
 		errs = append([]string{msgMixedTypes}, errs...)
 	}
 	if len(errs) > 0 {
-		return nil, &Invalid{Message: ValidationFailed, Errors: errs}
+		return nil, &Invalid{Message: ValidationFailed, Errors: capErrors("permissions", errs, len(errs))}
 	}
 	return entries, nil
 }

@@ -27,7 +27,7 @@ const (
 // such an element is ignored. The choices where the spec is silent are listed
 // in the README ("Where the spec is silent, the emulator …").
 func TemplateSections(raw string, lib Library) (Generation, *Invalid) {
-	var c checker
+	c := checker{root: "sections"}
 	list, ok := sectionList(&c, raw)
 	if !ok {
 		return Generation{}, c.invalid()
