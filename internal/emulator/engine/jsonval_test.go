@@ -98,6 +98,6 @@ func TestErrorsCapped(t *testing.T) {
 	// Exactly MaxErrors errors are all listed, with no count.
 	_, inv = CatalogSections("["+strings.Repeat("1,", 99)+"1]", newLib(nil))
 	if inv == nil || len(inv.Errors) != MaxErrors {
-		t.Fatalf("got %d errors", len(inv.Errors))
+		t.Fatalf("got %v", inv)
 	}
 }
