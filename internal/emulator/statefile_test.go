@@ -21,18 +21,26 @@ func v1Fixture() *Fixture {
 	return fx
 }
 
-// The state file's own types read testdata/state-v1.json (written by the
-// emulator before those types existed, when the in-memory records were
-// serialised as they were) and write it back byte for byte.
-func TestStateFileVersion1RoundTrip(t *testing.T) {
-	want, err := os.ReadFile("testdata/state-v1.json")
+// v1StateFile copies testdata/state-v1.json to a temporary state file and
+// returns its path and content.
+func v1StateFile(t *testing.T) (string, []byte) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/state-v1.json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "state.json")
-	if err := os.WriteFile(path, want, 0o600); err != nil {
+	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	return path, b
+}
+
+// The state file's own types read testdata/state-v1.json (written by the
+// emulator before those types existed, when the in-memory records were
+// serialised as they were) and write it back byte for byte.
+func TestStateFileVersion1RoundTrip(t *testing.T) {
+	path, want := v1StateFile(t)
 	e, err := New(Options{Fixture: v1Fixture(), StateFile: path})
 	if err != nil {
 		t.Fatal(err)
@@ -48,14 +56,7 @@ func TestStateFileVersion1RoundTrip(t *testing.T) {
 
 // Everything a version 1 file holds comes back through the API.
 func TestStateFileVersion1Migrates(t *testing.T) {
-	b, err := os.ReadFile("testdata/state-v1.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "state.json")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	path, _ := v1StateFile(t)
 	clock, srv, c := startClocked(t, Options{Fixture: v1Fixture(), StateFile: path})
 	// Two minutes after the file was written: every job has ended.
 	clock.add(2 * time.Minute)
