@@ -7,8 +7,8 @@
 //
 //	listening base_url=http://HOST:PORT/api/v1/ upload_url=http://HOST:PORT/upload/v1/
 //
-// logs one line per API call to stderr, and stops cleanly on SIGINT or
-// SIGTERM.
+// after which GET /_emulator/health answers {"status": "ok"}; it logs one
+// line per API call to stderr and stops cleanly on SIGINT or SIGTERM.
 package main
 
 import (

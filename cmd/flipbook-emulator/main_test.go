@@ -54,6 +54,12 @@ func TestRunPrintsListeningLineAndServes(t *testing.T) {
 	if strings.TrimSuffix(m[1], "/api/v1/") != strings.TrimSuffix(m[2], "/upload/v1/") {
 		t.Fatalf("two addresses: %q", line)
 	}
+	// Once the line is printed the emulator is ready.
+	var health struct{ Status string }
+	getJSON(t, strings.TrimSuffix(m[1], "api/v1/")+"_emulator/health", &health)
+	if health.Status != "ok" {
+		t.Fatalf("health %q", health.Status)
+	}
 	var list []map[string]any
 	getJSON(t, strings.TrimSuffix(m[1], "api/v1/")+"_emulator/collections", &list)
 	if len(list) == 0 || list[0]["collectionHash"] != "pub-private-1" {

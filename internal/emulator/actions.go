@@ -8,37 +8,20 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/engine"
 )
 
-// find resolves a collection hash for the call's account; callers hold e.mu.
-// Unknown hashes (including a temporary hash replaced by publishing) are 46;
-// deleted collections and other accounts' are 43.
-func (c *call) find(hash string) (*collection, *reply) {
-	col := c.e.cols[hash]
-	if col == nil {
-		r := fail(46)
-		return nil, &r
-	}
-	if col.Deleted || col.APIKey != c.acct.fx.APIKey {
-		r := fail(43)
-		return nil, &r
-	}
-	return col, nil
-}
+// key is the API key of the call's account.
+func (c *call) key() string { return c.acct.fx.APIKey }
 
 func (c *call) getCollection() reply {
-	e := c.e
-	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(c.q.get("collectionHash"))
-	if bad != nil {
-		return *bad
+	now := c.e.now()
+	col, code := c.e.store.collectionOf(c.key(), c.q.get("collectionHash"))
+	if code != 0 {
+		return fail(code)
 	}
-	return ok(e.renderCollection(col, now, c.base))
+	return ok(c.e.renderCollection(&col, now, c.base))
 }
 
 func (c *call) createFromTemplate() reply {
@@ -70,8 +53,7 @@ func (c *call) generate(kind string, sections func(string, engine.Library) (engi
 		desc = "Generated catalog"
 	}
 	now := e.now().UTC()
-	e.mu.Lock()
-	defer e.mu.Unlock()
+	delay := e.store.generationDelay()
 	col := &collection{
 		Hash:          newHash(),
 		APIKey:        c.acct.fx.APIKey,
@@ -82,15 +64,15 @@ func (c *call) generate(kind string, sections func(string, engine.Library) (engi
 		Private:       e.genPrivate,
 		Sections:      raw,
 		CreatedAt:     now,
-		ReadyAt:       now.Add(e.genDelay),
-		PublishedAt:   now.Add(e.genDelay),
+		ReadyAt:       now.Add(delay),
+		PublishedAt:   now.Add(delay),
 		GenFailed:     c.failGen,
 		Background:    true,
 		BackgroundHex: defaultBackground,
 		Permissions:   []permission{},
 		Items: []*item{{
 			Hash: newHash(), Title: title, Description: desc,
-			PageCount: gen.PageCount, Extension: "pdf", ReadyAt: now.Add(e.genDelay),
+			PageCount: gen.PageCount, Extension: "pdf", ReadyAt: now.Add(delay),
 		}},
 	}
 	if c.failGen {
@@ -102,33 +84,8 @@ func (c *call) generate(kind string, sections func(string, engine.Library) (engi
 			col.Layout = [][]string{}
 		}
 	}
-	if folder != "" {
-		col.Folder = c.acct.addFolder(folder)
-	}
-	e.seq++
-	col.Seq = e.seq
-	e.cols[col.Hash] = col
-	e.changed()
+	e.store.addGenerated(c.acct, col, folder)
 	return ok(obj{{"collectionHash", col.Hash}})
-}
-
-// permissionTarget resolves a collection whose permissions are read or set:
-// 38 while it is generating, 48 unless it is published, private and has no
-// password. Callers hold e.mu.
-func (c *call) permissionTarget(now time.Time) (*collection, *reply) {
-	col, bad := c.find(c.q.get("collectionHash"))
-	if bad != nil {
-		return nil, bad
-	}
-	if col.processing(now) {
-		r := fail(38)
-		return nil, &r
-	}
-	if !published(col.Status) || !col.Private || col.Password {
-		r := fail(48)
-		return nil, &r
-	}
-	return col, nil
 }
 
 func renderPermissions(ps []permission) obj {
@@ -147,15 +104,11 @@ func renderPermissions(ps []permission) obj {
 }
 
 func (c *call) getPermissions() reply {
-	e := c.e
-	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.permissionTarget(now)
-	if bad != nil {
-		return *bad
+	ps, code := c.e.store.permissions(c.key(), c.q.get("collectionHash"), c.e.now())
+	if code != 0 {
+		return fail(code)
 	}
-	return ok(renderPermissions(col.Permissions))
+	return ok(renderPermissions(ps))
 }
 
 // Plan and workspace messages of the spec's permissions table.
@@ -168,11 +121,9 @@ const (
 func (c *call) setPermissions() reply {
 	e := c.e
 	now := e.now().UTC()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.permissionTarget(now)
-	if bad != nil {
-		return *bad
+	hash := c.q.get("collectionHash")
+	if code := e.store.checkPermissionTarget(c.key(), hash, now); code != 0 {
+		return fail(code)
 	}
 	entries, inv := engine.ParsePermissions(c.q.get("permissions"))
 	if inv != nil {
@@ -198,6 +149,7 @@ func (c *call) setPermissions() reply {
 		return invalid(engine.ValidationFailed, errs...)
 	}
 	saved := []permission{}
+	var sent []Notification
 	for _, p := range entries {
 		recipients, keep := a.resolve(p)
 		if !keep {
@@ -206,8 +158,8 @@ func (c *call) setPermissions() reply {
 		saved = append(saved, permission{Type: p.Type, Email: p.Email, Group: p.Group})
 		if p.NotifyViaEmail {
 			for _, to := range recipients {
-				e.notifications = append(e.notifications, Notification{
-					APIKey: a.fx.APIKey, CollectionHash: col.Hash, Email: to,
+				sent = append(sent, Notification{
+					APIKey: a.fx.APIKey, CollectionHash: hash, Email: to,
 					Type: p.Type, Group: p.Group, Time: now,
 				})
 			}
@@ -220,8 +172,9 @@ func (c *call) setPermissions() reply {
 	if len(entries) > 0 && len(saved) == 0 {
 		return ok(renderPermissions(saved))
 	}
-	col.Permissions = saved
-	e.changed()
+	if code := e.store.replacePermissions(c.key(), hash, now, saved, sent); code != 0 {
+		return fail(code)
+	}
 	return ok(renderPermissions(saved))
 }
 
@@ -270,12 +223,10 @@ func (a *account) resolve(p engine.PermissionEntry) (recipients []string, keep b
 // getEmbed builds iframe markup. The deprecated https parameter is checked
 // but the player is always served by the emulator over plain http.
 func (c *call) getEmbed() reply {
-	e, q := c.e, c.q
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(q.get("collectionHash"))
-	if bad != nil {
-		return *bad
+	q := c.q
+	col, bad := c.e.store.collectionOf(c.key(), q.get("collectionHash"))
+	if bad != 0 {
+		return fail(bad)
 	}
 	var errs []string
 	// Spec, collection.getEmbed table: responsive and https are "boolean".
@@ -307,8 +258,8 @@ func (c *call) getEmbed() reply {
 	}
 	responsive := boolParam("responsive", false)
 	startPage := numberParam("startPage", "1")
-	w := numberParam("width", fmt.Sprint(settingValue(col, "collectionWidth")))
-	h := numberParam("height", fmt.Sprint(settingValue(col, "collectionHeight")))
+	w := numberParam("width", fmt.Sprint(settingValue(&col, "collectionWidth")))
+	h := numberParam("height", fmt.Sprint(settingValue(&col, "collectionHeight")))
 	boolParam("https", true)
 	startBook := numberParam("startBook", "1")
 	if len(errs) > 0 {
@@ -360,42 +311,14 @@ func settingValue(col *collection, name string) any {
 // open); one whose generation failed has a FAILED package.
 func (c *call) downloadHTML() reply {
 	e := c.e
-	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(c.q.get("collectionHash"))
-	if bad != nil {
-		return *bad
+	status, token, code := e.store.requestPackage(c.key(), c.q.get("collectionHash"), e.now(), e.pkgDelay, c.failPkg)
+	switch {
+	case code != 0:
+		return fail(code)
+	case status == packageComplete:
+		return ok(obj{{"status", status}, {"resourceUrl", c.base + "/_emulator/packages/" + token + ".zip"}})
 	}
-	if col.flipbookStatus(now) == "processing" {
-		return fail(38)
-	}
-	if col.GenFailed {
-		return ok(obj{{"status", "FAILED"}})
-	}
-	if col.Package == nil {
-		col.Package = &htmlPackage{ReadyAt: now.Add(e.pkgDelay), Failed: c.failPkg}
-		e.changed()
-	}
-	if now.Before(col.Package.ReadyAt) {
-		return ok(obj{{"status", "PROCESSING"}})
-	}
-	if col.Package.Failed {
-		// Reported once; the next call starts a new package (README,
-		// "Emulator choices").
-		col.Package = nil
-		e.changed()
-		return ok(obj{{"status", "FAILED"}})
-	}
-	// Links answer 410 for an hour after they expire, then are forgotten.
-	for t, tok := range e.tokens {
-		if now.After(tok.expires.Add(time.Hour)) {
-			delete(e.tokens, t)
-		}
-	}
-	token := newHash() + newHash()
-	e.tokens[token] = packageToken{seq: col.Seq, expires: now.Add(packageURLLifetime)}
-	return ok(obj{{"status", "COMPLETE"}, {"resourceUrl", c.base + "/_emulator/packages/" + token + ".zip"}})
+	return ok(obj{{"status", status}})
 }
 
 // numbers derives stable statistics from a hash when the fixture gives none.
@@ -414,18 +337,15 @@ func itemStats(col *collection, it *item) (int64, int64, int64) {
 }
 
 func (c *call) getStats() reply {
-	e := c.e
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(c.q.get("collectionHash"))
-	if bad != nil {
-		return *bad
+	col, code := c.e.store.collectionOf(c.key(), c.q.get("collectionHash"))
+	if code != 0 {
+		return fail(code)
 	}
 	it := col.item(c.q.get("flipbookHash"))
 	if it == nil {
-		return fail(47)
+		return fail(codeInvalidFlipbook)
 	}
-	v, t, d := itemStats(col, it)
+	v, t, d := itemStats(&col, it)
 	return ok(obj{{"views", v}, {"time_spent", t}, {"downloads", d}})
 }
 
@@ -435,25 +355,20 @@ func (c *call) getStats() reply {
 func (c *call) userStats() reply {
 	e := c.e
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
 	a := c.acct
 	var imp, views, spent, downloads int64
 	if s := a.fx.Stats; s != nil {
 		imp, views, spent, downloads = s.Impressions, s.Views, s.TimeSpent, s.Downloads
 	} else {
-		for _, col := range e.sortedCollections() {
-			if col.APIKey != a.fx.APIKey || col.Deleted {
-				continue
-			}
+		for _, col := range e.store.collectionsOf(a.fx.APIKey) {
 			for _, it := range col.Items {
-				v, t, d := itemStats(col, it)
+				v, t, d := itemStats(&col, it)
 				views, spent, downloads = views+v, spent+t*v, downloads+d
 			}
 		}
 		imp = 3 * views
 	}
-	left := a.quota - a.Uploads[monthOf(now)]
+	left := a.quota - e.store.uploadsIn(a, monthOf(now))
 	if left < 0 {
 		left = 0
 	}
@@ -466,11 +381,9 @@ func (c *call) userStats() reply {
 func (c *call) deleteBackgroundImage() reply {
 	e, q := c.e, c.q
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(q.get("collectionHash"))
-	if bad != nil {
-		return *bad
+	hash := q.get("collectionHash")
+	if _, code := e.store.collectionOf(c.key(), hash); code != 0 {
+		return fail(code)
 	}
 	color := "#FFFFFF"
 	if q.has("color") {
@@ -479,11 +392,11 @@ func (c *call) deleteBackgroundImage() reply {
 			return invalid("color must be a hexadecimal colour", "color: must look like #RRGGBB or #RGB")
 		}
 	}
-	col.Background = false
-	col.BackgroundHex = color
-	col.Transparent = false
-	e.changed()
-	return ok(e.renderCollection(col, now, c.base))
+	col, code := e.store.removeBackground(c.key(), hash, color)
+	if code != 0 {
+		return fail(code)
+	}
+	return ok(e.renderCollection(&col, now, c.base))
 }
 
 func hexColor(s string) bool {

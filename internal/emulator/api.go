@@ -16,30 +16,6 @@ import (
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/engine"
 )
 
-// Status texts of the spec's error table.
-var statusText = map[int]string{
-	20: "OK",
-	22: "Maintenance mode", // not in the spec's table; see the README, "Emulator choices"
-	30: "Missing mandatory parameter",
-	31: "Requests per second limit exceeded",
-	32: "Requests per minute limit exceeded",
-	33: "Uploads per month exceeded",
-	34: "File size too large",
-	35: "Collection maximum pages number exceeded",
-	36: "Multiple files upload not allowed",
-	38: "Collection is in progress. Please try again later",
-	40: "Bad Request",
-	41: "Invalid credentials",
-	42: "Invalid action",
-	43: "Forbidden",
-	44: "Invalid signature",
-	45: "Invalid file format",
-	46: "Invalid collection hash",
-	47: "Invalid flipbook hash",
-	48: "Permissions are only available for published private flipbooks",
-	50: "Operation failed",
-}
-
 // Where an action is sent and with which method.
 type actionKind int
 
@@ -88,7 +64,7 @@ type reply struct {
 	data any
 }
 
-func ok(data any) reply { return reply{code: 20, data: data} }
+func ok(data any) reply { return reply{code: codeOK, data: data} }
 
 func fail(code int) reply { return reply{code: code} }
 
@@ -98,7 +74,7 @@ func invalid(message string, errs ...string) reply {
 	if len(errs) > 0 {
 		d = append(d, field{"errors", errs})
 	}
-	return reply{code: 40, data: d}
+	return reply{code: codeBadRequest, data: d}
 }
 
 func fromInvalid(inv *engine.Invalid) reply {
@@ -106,11 +82,11 @@ func fromInvalid(inv *engine.Invalid) reply {
 	if errs == nil {
 		errs = []string{}
 	}
-	return reply{code: 40, data: obj{{"message", inv.Message}, {"errors", errs}}}
+	return reply{code: codeBadRequest, data: obj{{"message", inv.Message}, {"errors", errs}}}
 }
 
 func missing(param string) reply {
-	return reply{code: 30, data: obj{{"message", "Missing mandatory parameter: " + param}}}
+	return reply{code: codeMissingParameter, data: obj{{"message", "Missing mandatory parameter: " + param}}}
 }
 
 // call is one authenticated API call being answered.
@@ -195,53 +171,53 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 	action := q.get("action")
 	fmtAsked, _ := requestedFormat(q)
 
-	fault := e.drawFault(action, q.params)
+	fault := e.store.drawFault(action, q.params)
 	switch fault {
-	case "reset":
-		e.count(action, "fault")
+	case faultReset:
+		e.count(action, outcomeFault)
 		dropConnection(w)
 		return
-	case "http_502":
-		e.count(action, "fault")
+	case faultHTTP502:
+		e.count(action, outcomeFault)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusBadGateway)
 		_, _ = w.Write([]byte(badGatewayPage))
 		return
-	case "garbage":
-		e.count(action, "fault")
+	case faultGarbage:
+		e.count(action, outcomeFault)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"code":20,"status":"OK","data":{"collec`))
 		return
-	case "rate_limit":
-		code := 31
-		if e.coin() {
-			code = 32
+	case faultRateLimit:
+		code := codeRatePerSecond
+		if e.store.coin() {
+			code = codeRatePerMinute
 		}
 		e.finish(w, action, fmtAsked, fail(code), false)
 		return
-	case "permissions_failure":
-		e.finish(w, action, fmtAsked, fail(50), false)
+	case faultPermissionsFailure:
+		e.finish(w, action, fmtAsked, fail(codeOperationFailed), false)
 		return
-	case "maintenance":
+	case faultMaintenance:
 		// Before the call acts: the service refuses every request.
-		e.finish(w, action, fmtAsked, fail(22), false)
+		e.finish(w, action, fmtAsked, fail(codeMaintenance), false)
 		return
-	case "slow":
-		t := time.NewTimer(e.slowDelay())
+	case faultSlow:
+		t := time.NewTimer(e.store.slowDelay())
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
 			t.Stop()
-			e.count(action, "fault")
+			e.count(action, outcomeFault)
 			return
 		}
 	}
 
-	c := &call{e: e, ctx: r.Context(), q: q, base: "http://" + r.Host, failGen: fault == "generation_failed",
-		failConv: fault == "conversion_failed", failPkg: fault == "package_failed", uploadBase: uploadBase}
+	c := &call{e: e, ctx: r.Context(), q: q, base: "http://" + r.Host, failGen: fault == faultGenerationFailed,
+		failConv: fault == faultConversionFailed, failPkg: fault == faultPackageFailed, uploadBase: uploadBase}
 	rep, fm := c.answer()
 	e.persist()
-	e.finish(w, action, fm, rep, fault == "reset_after")
+	e.finish(w, action, fm, rep, fault == faultResetAfter)
 }
 
 func (c *call) answer() (reply, format) {
@@ -254,9 +230,9 @@ func (c *call) answer() (reply, format) {
 		// The parameters after the file were never read: nothing to
 		// authenticate, only the files to report.
 		if q.fileParts > 1 {
-			return fail(36), fm
+			return fail(codeMultipleFiles), fm
 		}
-		return fail(34), fm
+		return fail(codeFileTooLarge), fm
 	}
 	if f, problem := requestedFormat(q); problem == nil {
 		fm = f
@@ -266,15 +242,13 @@ func (c *call) answer() (reply, format) {
 			return missing(k), fm
 		}
 	}
-	e.mu.Lock()
-	acct := e.accounts[q.get("apiKey")]
-	e.mu.Unlock()
+	acct := e.store.account(q.get("apiKey"))
 	if acct == nil {
-		return fail(41), fm
+		return fail(codeInvalidCredentials), fm
 	}
 	want := Signature(acct.fx.Secret, q.params)
 	if subtle.ConstantTimeCompare([]byte(strings.ToLower(q.get("signature"))), []byte(want)) != 1 {
-		return fail(44), fm
+		return fail(codeInvalidSignature), fm
 	}
 	c.acct = acct
 	if code := e.takeRate(acct.fx.APIKey); code != 0 {
@@ -286,7 +260,7 @@ func (c *call) answer() (reply, format) {
 		return invalid(action+" is not emulated: the spec names it without describing it", "action: "+action+" is not emulated"), fm
 	}
 	if !known {
-		return reply{code: 42, data: obj{{"message", "Unknown action '" + action + "'"}}}, fm
+		return reply{code: codeInvalidAction, data: obj{{"message", "Unknown action '" + action + "'"}}}, fm
 	}
 	switch {
 	case spec.kind == kindGet && q.method != http.MethodGet:
@@ -317,7 +291,7 @@ func (c *call) answer() (reply, format) {
 // instead of sending it.
 func (e *Emulator) finish(w http.ResponseWriter, action string, fm format, rep reply, drop bool) {
 	if drop {
-		e.count(action, "fault")
+		e.count(action, outcomeFault)
 		dropConnection(w)
 		return
 	}
@@ -366,14 +340,7 @@ func (e *Emulator) count(action, outcome string) {
 	if action == "" {
 		action = "(none)"
 	}
-	e.mu.Lock()
-	m := e.requests[action]
-	if m == nil {
-		m = map[string]int{}
-		e.requests[action] = m
-	}
-	m[outcome]++
-	e.mu.Unlock()
+	e.store.countRequest(action, outcome)
 	e.logf("api %s -> %s", action, outcome)
 }
 

@@ -275,3 +275,70 @@ func fetchPackage(d mixedDeps) error {
 	}
 	return nil
 }
+
+// TestConcurrentCalls runs a few hundred mixed calls at once; with -race it
+// proves the locking, and the counters prove every call was counted once.
+func TestConcurrentCalls(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state.json")
+	fx := fastFixture()
+	fx.Generation.DelayMs = new(int64)
+	srv, err := Start(Options{Fixture: fx, StateFile: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	c := newTestClient(t, srv)
+	const n = 300
+	var wg sync.WaitGroup
+	codes := make([]int, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			var p map[string]string
+			switch i % 5 {
+			case 0:
+				p = get("collection.getCollection", "pub-private-1")
+			case 1:
+				p = map[string]string{"action": "collection.createFromTemplate", "sections": staticSections, "folder": "Load"}
+			case 2:
+				p = map[string]string{"action": "collection.setPermissions", "collectionHash": "pub-private-1", "permissions": `{"permissions":[{"type":"teammate","notifyViaEmail":true}]}`}
+			case 3:
+				p = get("collection.downloadHTML", "pub-private-1")
+			case 4:
+				p = map[string]string{"action": "user.getStats"}
+			}
+			method := http.MethodGet
+			if i%5 == 1 {
+				method = http.MethodPost
+			}
+			codes[i] = -1
+			status, _, b, err := c.fetch(c.request(method, srv.BaseURL, c.signed(p)))
+			var env envelope
+			if err == nil && status == http.StatusOK && json.Unmarshal(b, &env) == nil {
+				codes[i] = env.Code
+			}
+		}(i)
+	}
+	wg.Wait()
+	for i, code := range codes {
+		if code != 20 {
+			t.Fatalf("call %d answered %d", i, code)
+		}
+	}
+	total := 0
+	for _, m := range srv.Emulator.Requests() {
+		for _, v := range m {
+			total += v
+		}
+	}
+	if total != n {
+		t.Fatalf("%d calls counted, want %d", total, n)
+	}
+	if got := len(srv.Emulator.Collections()); got != len(fx.Accounts[0].Collections)+len(fx.Accounts[1].Collections)+n/5 {
+		t.Fatalf("%d collections", got)
+	}
+	if got := len(srv.Emulator.Notifications()); got != 4*n/5 {
+		t.Fatalf("%d notifications", got)
+	}
+}

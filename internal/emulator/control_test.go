@@ -1,11 +1,11 @@
 package emulator
 
 import (
-	"archive/zip"
-	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
+	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -175,94 +175,6 @@ func TestControlEndpoints(t *testing.T) {
 	}
 }
 
-func TestEmbed(t *testing.T) {
-	srv, c := startTest(t, nil)
-	embed := func(extra map[string]string) envelope {
-		p := get("collection.getEmbed", "pub-private-1")
-		for k, v := range extra {
-			p[k] = v
-		}
-		return c.get(p)
-	}
-	var out struct{ EmbedCode string }
-	embed(nil).into(t, &out)
-	want := `<iframe src="` + srv.URL + `/_emulator/view/pub-private-1?startPage=1" width="640" height="480" style="border:none" allowfullscreen></iframe>`
-	if out.EmbedCode != want {
-		t.Fatalf("embed\n%s\nwant\n%s", out.EmbedCode, want)
-	}
-	embed(map[string]string{"width": "800", "height": "600", "startPage": "3"}).into(t, &out)
-	if !strings.Contains(out.EmbedCode, `width="800" height="600"`) || !strings.Contains(out.EmbedCode, "startPage=3") {
-		t.Fatalf("sized embed %s", out.EmbedCode)
-	}
-	embed(map[string]string{"responsive": "true", "width": "800"}).into(t, &out)
-	if !strings.Contains(out.EmbedCode, `width="100%" height="100%"`) {
-		t.Fatalf("responsive embed %s", out.EmbedCode)
-	}
-	// Spec: width, height and startPage are "number": decimals are numbers.
-	embed(map[string]string{"width": "640.5", "height": "1e2", "startPage": "2.5"}).into(t, &out)
-	if !strings.Contains(out.EmbedCode, `width="640.5" height="1e2"`) || !strings.Contains(out.EmbedCode, "startPage=2.5") {
-		t.Fatalf("decimal embed %s", out.EmbedCode)
-	}
-	env := embed(map[string]string{"width": "wide", "startPage": "NaN", "height": "0x10", "responsive": "maybe"})
-	wantCode(t, env, 40, "Bad Request")
-	if len(env.errors()) != 4 {
-		t.Fatalf("errors %q", env.errors())
-	}
-	if status, page := plainCall(t, "GET", srv.URL+"/_emulator/view/pub-private-1", ""); status != 200 || !strings.Contains(string(page), "Handbook") {
-		t.Fatalf("player page: %d %s", status, page)
-	}
-}
-
-func TestDownloadHTML(t *testing.T) {
-	_, c := startTest(t, nil)
-	var pkg struct{ Status, ResourceURL string }
-	c.get(get("collection.downloadHTML", "pub-private-1")).into(t, &pkg)
-	if pkg.Status != "PROCESSING" || pkg.ResourceURL != "" {
-		t.Fatalf("first call %+v", pkg)
-	}
-	time.Sleep(150 * time.Millisecond)
-	c.get(get("collection.downloadHTML", "pub-private-1")).into(t, &pkg)
-	if pkg.Status != "COMPLETE" || !strings.HasSuffix(pkg.ResourceURL, ".zip") {
-		t.Fatalf("later call %+v", pkg)
-	}
-	_, b := plainCall(t, "GET", pkg.ResourceURL, "")
-	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil || len(zr.File) == 0 || zr.File[0].Name != "index.html" {
-		t.Fatalf("package is not a zip with index.html: %v", err)
-	}
-	// Once generated, the package is COMPLETE from the first call.
-	c.get(get("collection.downloadHTML", "pub-private-1")).into(t, &pkg)
-	if pkg.Status != "COMPLETE" {
-		t.Fatalf("repeat %+v", pkg)
-	}
-}
-
-// The package link lives one minute, by the emulator's clock.
-func TestDownloadLinkExpires(t *testing.T) {
-	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
-	srv, err := Start(Options{Fixture: fastFixture(), Now: clock.now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	c := newTestClient(t, srv)
-	var pkg struct{ Status, ResourceURL string }
-	c.get(get("collection.downloadHTML", "pub-private-1")).into(t, &pkg)
-	clock.add(time.Second)
-	c.get(get("collection.downloadHTML", "pub-private-1")).into(t, &pkg)
-	if pkg.Status != "COMPLETE" {
-		t.Fatalf("%+v", pkg)
-	}
-	clock.add(59 * time.Second)
-	if status, _ := plainCall(t, "GET", pkg.ResourceURL, ""); status != 200 {
-		t.Fatalf("within the minute: %d", status)
-	}
-	clock.add(time.Second)
-	if status, _ := plainCall(t, "GET", pkg.ResourceURL, ""); status != http.StatusGone {
-		t.Fatalf("after the minute: %d", status)
-	}
-}
-
 type fakeClock struct {
 	mu sync.Mutex
 	t  time.Time
@@ -280,41 +192,61 @@ func (f *fakeClock) add(d time.Duration) {
 	f.t = f.t.Add(d)
 }
 
-func TestStats(t *testing.T) {
-	_, c := startTest(t, nil)
-	p := get("collection.getStats", "pub-public-1")
-	p["flipbookHash"] = "fb-pub-public-1"
-	var a, b map[string]float64
-	c.get(p).into(t, &a)
-	c.get(p).into(t, &b)
-	if a["views"] != b["views"] || len(a) != 3 {
-		t.Fatalf("derived stats not stable: %v %v", a, b)
+// keysOf lists the keys of a JSON object, sorted.
+func keysOf(t *testing.T, b []byte) []string {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("%s: %v", b, err)
 	}
-	var u map[string]float64
-	c.get(map[string]string{"action": "user.getStats"}).into(t, &u)
-	want := map[string]float64{"impressions": 5400, "views": 1800, "time_spent": 86400, "downloads": 42, "api_uploads_left": 100}
-	for k, v := range want {
-		if u[k] != v {
-			t.Fatalf("user stats %v, want %v", u, want)
-		}
+	var out []string
+	for k := range m {
+		out = append(out, k)
 	}
+	sort.Strings(out)
+	return out
 }
 
-func TestDeleteBackgroundColor(t *testing.T) {
+// The control API's bodies keep their JSON names: each endpoint is called
+// and the keys of its answer compared with the README's.
+func TestControlShapes(t *testing.T) {
 	srv, c := startTest(t, nil)
-	p := get("collection.deleteBackgroundImage", "pub-private-1")
-	p["color"] = "red"
-	wantCode(t, c.get(p), 40, "Bad Request")
-	if v, _ := srv.Emulator.Collection("pub-private-1"); !v.BackgroundImage {
-		t.Fatal("a refused call removed the background image")
+	ctl := srv.URL + "/_emulator/"
+	check := func(method, path, body string, status int, keys ...string) []byte {
+		t.Helper()
+		got, b := plainCall(t, method, ctl+path, body)
+		if got != status {
+			t.Fatalf("%s %s: HTTP %d, want %d: %s", method, path, got, status, b)
+		}
+		if k := keysOf(t, b); !reflect.DeepEqual(k, keys) {
+			t.Fatalf("%s %s: keys %v, want %v", method, path, k, keys)
+		}
+		return b
 	}
-	p["color"] = "#0a0"
-	var col struct{ Settings map[string]any }
-	c.get(p).into(t, &col)
-	if col.Settings["backgroundColor"] != "#0a0" || col.Settings["transparentBackground"] != "false" {
-		t.Fatalf("settings %v", col.Settings)
+	if b := check("GET", "health", "", 200, "status"); string(b) != "{\n  \"status\": \"ok\"\n}\n" {
+		t.Fatalf("health: %q", b)
 	}
-	if v, _ := srv.Emulator.Collection("pub-private-1"); v.BackgroundImage || v.BackgroundColor != "#0a0" {
-		t.Fatalf("view %+v", v)
+	check("GET", "requests", "", 200, "byAction")
+	check("GET", "faults", "", 200, "kinds", "rate")
+	check("POST", "faults", `{"rate":0.5,"kinds":["slow"],"actions":["user.getStats"]}`, 200, "actions", "kinds", "rate")
+	check("GET", "faults", "", 200, "actions", "kinds", "rate")
+	check("POST", "faults", `{"rate":0}`, 200, "kinds", "rate")
+	check("POST", "faults", `{"rate":2}`, 400, "error")
+	if b := check("POST", "generation", `{"delayMs":150}`, 200, "delayMs"); string(b) != "{\n  \"delayMs\": 150\n}\n" {
+		t.Fatalf("generation: %q", b)
+	}
+	check("POST", "generation", `{}`, 400, "error")
+	check("POST", "collections/nope/publish", "", 404, "error")
+	check("POST", "collections/draft-1/publish", "", 200, "collectionHash")
+	check("POST", "collections/pub-private-1/access", `{"bogus":true}`, 400, "error")
+
+	wantCode(t, setPerms(c, "pub-private-1", `{"permissions":[{"type":"teammate","group":"Sales","notifyViaEmail":true}]}`), 20, "OK")
+	_, b := plainCall(t, "GET", ctl+"notifications", "")
+	var list []json.RawMessage
+	if err := json.Unmarshal(b, &list); err != nil || len(list) == 0 {
+		t.Fatalf("notifications: %s", b)
+	}
+	if k := keysOf(t, list[0]); !reflect.DeepEqual(k, []string{"apiKey", "collectionHash", "email", "group", "time", "type"}) {
+		t.Fatalf("notification keys %v", k)
 	}
 }

@@ -13,6 +13,16 @@
 // silent, the emulator …"; the paragraphs below describe the behaviour, and a
 // choice added here must be added there too.
 //
+// # Layers
+//
+// The HTTP layer (api.go dispatches calls, actions.go and upload.go answer
+// them, handler.go serves the control endpoints) reads requests and writes
+// answers and never touches state; the store (store.go) is the only code
+// that reads or changes what the emulator remembers, behind methods named
+// for what they do, handing out copies; the engine subpackage holds the
+// spec's pure rules. The state file has its own versioned types
+// (statefile.go).
+//
 // # Addresses
 //
 // {base_url} is /api/v1/ and {upload_url} is /upload/v1/ (also without the
@@ -29,6 +39,12 @@
 // file; the other parts are form fields. Files are streamed to temporary
 // files and never held in memory. A mandatory parameter sent empty counts
 // as missing.
+//
+// Sizes the spec leaves open are capped (README, "Where the spec is silent,
+// the emulator …", Limits): a urlencoded body at 10 MiB, a multipart form field at 1 MiB,
+// a JSON parameter (sections, permissions) at 1 MiB and 64 levels of
+// nesting, a control endpoint's body at 1 MiB. JSON parameters are read in
+// time and memory linear in their length.
 //
 // # Order of the checks
 //
@@ -214,6 +230,7 @@
 //
 // No authentication, JSON in and out:
 //
+//	GET    /_emulator/health                     {"status": "ok"} once the API answers
 //	GET    /_emulator/collections                every collection (deleted ones with "deleted": true)
 //	GET    /_emulator/collections/{hash}         one collection
 //	POST   /_emulator/collections/{hash}/publish new final hash: {"collectionHash": "..."}; the old one is 46;
@@ -232,7 +249,7 @@
 //
 // # Fixture
 //
-// CONTRACT.md fixes the format. This package adds: top-level
+// The README's "Fixture" paragraph lists the format. This package adds: top-level
 // "stringScalars" and "faults" {rate, kinds, slowMs, seed};
 // generation.conversionDelayMs and generation.packageDelayMs; per account
 // "uploadsThisMonth" and "stats" {impressions, views, time_spent,
@@ -272,7 +289,9 @@
 // all collections are written after every change (a temporary file renamed
 // over the old one) and loaded at start instead of the fixture's
 // collections; a fixture collection the state file has never held (one
-// added to the fixture later) is added after them. Request counters, faults, notifications and download links
-// are not kept. New keeps the Fixture it is given: do not change it
+// added to the fixture later) is added after them. Request counters, faults,
+// notifications and download links are not kept. The file carries a
+// "version" (1 today); a file of an older version is migrated when read, a
+// newer one refused. New keeps the Fixture it is given: do not change it
 // afterwards (DemoFixture returns a fresh copy on every call).
 package emulator

@@ -12,18 +12,33 @@ import (
 
 // Fault kinds, as the README's "Fault kinds" lists them; permissions_failure
 // is this package's way to make the permissions service fail (code 50).
+const (
+	faultRateLimit          = "rate_limit"
+	faultHTTP502            = "http_502"
+	faultReset              = "reset"
+	faultSlow               = "slow"
+	faultGarbage            = "garbage"
+	faultResetAfter         = "reset_after"
+	faultGenerationFailed   = "generation_failed"
+	faultConversionFailed   = "conversion_failed"
+	faultPackageFailed      = "package_failed"
+	faultMaintenance        = "maintenance"
+	faultPermissionsFailure = "permissions_failure"
+)
+
+// faultKinds are the kinds SetFaults accepts.
 var faultKinds = map[string]bool{
-	"rate_limit":          true,
-	"http_502":            true,
-	"reset":               true,
-	"slow":                true,
-	"garbage":             true,
-	"reset_after":         true,
-	"generation_failed":   true,
-	"conversion_failed":   true,
-	"package_failed":      true,
-	"maintenance":         true,
-	"permissions_failure": true,
+	faultRateLimit:          true,
+	faultHTTP502:            true,
+	faultReset:              true,
+	faultSlow:               true,
+	faultGarbage:            true,
+	faultResetAfter:         true,
+	faultGenerationFailed:   true,
+	faultConversionFailed:   true,
+	faultPackageFailed:      true,
+	faultMaintenance:        true,
+	faultPermissionsFailure: true,
 }
 
 type faultConfig struct {
@@ -57,19 +72,19 @@ func checkFaults(rate float64, kinds []string) error {
 // others hit any call.
 func applies(kind, action string) bool {
 	switch kind {
-	case "generation_failed":
+	case faultGenerationFailed:
 		return action == "collection.createFromTemplate" || action == "collection.createCatalog"
-	case "conversion_failed":
+	case faultConversionFailed:
 		return action == "flipbook.add"
-	case "package_failed":
+	case faultPackageFailed:
 		return action == "collection.downloadHTML"
-	case "permissions_failure":
+	case faultPermissionsFailure:
 		return action == "collection.getPermissions" || action == "collection.setPermissions"
 	}
 	return true
 }
 
-// drawFault rolls the dice for one API call: with probability rate one of
+// draw rolls the dice for one API call: with probability rate one of
 // the kinds that apply to the action, chosen uniformly; "" for none.
 //
 // The dice are keyed, not sequential: the fate of a call depends on the
@@ -78,17 +93,15 @@ func applies(kind, action string) bool {
 // that key came before. So the nth createCatalog of a given catalog meets
 // the same fault in every run with the same seed, however concurrent
 // clients interleave their calls.
-func (e *Emulator) drawFault(action string, params map[string]string) string {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if e.faults.rate <= 0 {
+func (f *faultConfig) draw(action string, params map[string]string) string {
+	if f.rate <= 0 {
 		return ""
 	}
-	if len(e.faults.actions) > 0 && !slices.Contains(e.faults.actions, action) {
+	if len(f.actions) > 0 && !slices.Contains(f.actions, action) {
 		return ""
 	}
 	var kinds []string
-	for _, k := range e.faults.kinds {
+	for _, k := range f.kinds {
 		if applies(k, action) {
 			kinds = append(kinds, k)
 		}
@@ -96,14 +109,14 @@ func (e *Emulator) drawFault(action string, params map[string]string) string {
 	if len(kinds) == 0 {
 		return ""
 	}
-	key := faultKey(e.faults.seed, action, params)
-	if e.faults.seen == nil {
-		e.faults.seen = map[uint64]uint64{}
+	key := faultKey(f.seed, action, params)
+	if f.seen == nil {
+		f.seen = map[uint64]uint64{}
 	}
-	n := e.faults.seen[key]
-	e.faults.seen[key] = n + 1
+	n := f.seen[key]
+	f.seen[key] = n + 1
 	r := mix(key ^ mix(n+1))
-	if float64(r>>11)/(1<<53) >= e.faults.rate {
+	if float64(r>>11)/(1<<53) >= f.rate {
 		return ""
 	}
 	return kinds[mix(r)%uint64(len(kinds))]
@@ -142,92 +155,31 @@ func mix(x uint64) uint64 {
 	return x ^ (x >> 31)
 }
 
-func (e *Emulator) coin() bool {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.dice.IntN(2) == 1
-}
-
-func (e *Emulator) slowDelay() time.Duration {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.faults.slow
+// FaultSettings are the fault settings of the control API
+// (GET and POST /_emulator/faults).
+type FaultSettings struct {
+	Rate  float64  `json:"rate"`
+	Kinds []string `json:"kinds"`
+	// Actions limits faults to these actions (an emulator extension); empty
+	// means every action.
+	Actions []string `json:"actions,omitempty"`
 }
 
 // SetFaults makes a share rate (0..1) of API calls meet one of kinds;
 // rate 0 turns faults off. Control endpoints never meet faults.
 func (e *Emulator) SetFaults(rate float64, kinds []string) error {
-	if err := checkFaults(rate, kinds); err != nil {
-		return err
-	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.faults.rate = rate
-	e.faults.kinds = append([]string(nil), kinds...)
-	e.faults.actions = nil
-	return nil
+	return e.SetFaultsOn(nil, rate, kinds)
 }
 
 // SetFaultsOn is SetFaults limited to the calls of actions (an emulator
 // extension, for tests that fault one operation and read freely).
 func (e *Emulator) SetFaultsOn(actions []string, rate float64, kinds []string) error {
-	if err := e.SetFaults(rate, kinds); err != nil {
+	if err := checkFaults(rate, kinds); err != nil {
 		return err
 	}
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.faults.actions = append([]string(nil), actions...)
+	e.store.setFaults(rate, kinds, actions)
 	return nil
 }
 
-// rateLimiter holds the times of one API key's accepted requests in the
-// last second and the last minute. A request is refused when the window
-// [now-1s, now] or [now-1m, now] already holds the limit: the service
-// counts requests in the last second or minute, so a burst of N followed
-// by anything within the same second is refused.
-type rateLimiter struct {
-	second, minute []time.Time
-}
-
-// window drops the times older than d before now and reports whether
-// another request fits under limit (0 = unlimited).
-func window(times []time.Time, now time.Time, d time.Duration, limit int) ([]time.Time, bool) {
-	i := 0
-	for i < len(times) && !times[i].After(now.Add(-d)) {
-		i++
-	}
-	times = times[i:]
-	return times, limit == 0 || len(times) < limit
-}
-
-// takeRate spends one request of the key's budget and returns 31 or 32 when
-// the last second or minute is full (a refused request spends nothing), 0
-// otherwise.
-func (e *Emulator) takeRate(key string) int {
-	perSec, perMin := e.fx.Limits.RequestsPerSecond, e.fx.Limits.RequestsPerMinute
-	if perSec == 0 && perMin == 0 {
-		return 0
-	}
-	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	rl := e.rates[key]
-	if rl == nil {
-		rl = &rateLimiter{}
-		e.rates[key] = rl
-	}
-	var fits bool
-	if rl.second, fits = window(rl.second, now, time.Second, perSec); !fits {
-		return 31
-	}
-	if rl.minute, fits = window(rl.minute, now, time.Minute, perMin); !fits {
-		return 32
-	}
-	if perSec > 0 {
-		rl.second = append(rl.second, now)
-	}
-	if perMin > 0 {
-		rl.minute = append(rl.minute, now)
-	}
-	return 0
-}
+// Faults are the fault settings now.
+func (e *Emulator) Faults() FaultSettings { return e.store.faultSettings() }

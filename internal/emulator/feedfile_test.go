@@ -49,7 +49,7 @@ func TestFeedFileCSV(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed, ok := e.accounts["k"].Feed("feed-x")
+	feed, ok := e.store.account("k").Feed("feed-x")
 	if !ok || len(feed.Products) != 2 || feed.Products[1]["name"] != `Say "hi"` || feed.Products[0].SKU() != "A1" {
 		t.Errorf("engine feed %+v", feed)
 	}

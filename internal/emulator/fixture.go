@@ -12,9 +12,9 @@ import (
 )
 
 // Fixture is the emulator's world: limits, generation timing and the
-// accounts with their templates, feeds and existing collections. The JSON
-// format is fixed by CONTRACT.md; the fields marked "emulator extension" are
-// this package's additions, all optional.
+// accounts with their templates, feeds and existing collections, as the
+// README's "Fixture" paragraph lists them; the fields marked "emulator
+// extension" are this package's additions, all optional.
 type Fixture struct {
 	Generation GenerationFixture `json:"generation"`
 	Limits     LimitsFixture     `json:"limits"`

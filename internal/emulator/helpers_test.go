@@ -231,6 +231,24 @@ func startTest(t *testing.T, fx *Fixture) (*Server, *testClient) {
 	return srv, newTestClient(t, srv)
 }
 
+// startClocked is startTest with opts (fastFixture() when opts.Fixture is
+// nil) and a clock that stands at 2026-03-01 10:00 UTC until the test moves
+// it.
+func startClocked(t *testing.T, opts Options) (*fakeClock, *Server, *testClient) {
+	t.Helper()
+	clock := &fakeClock{t: time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)}
+	if opts.Fixture == nil {
+		opts.Fixture = fastFixture()
+	}
+	opts.Now = clock.now
+	srv, err := Start(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(srv.Close)
+	return clock, srv, newTestClient(t, srv)
+}
+
 // minimalPDF writes a valid PDF with n empty pages and a correct xref.
 func minimalPDF(n int) []byte {
 	var b bytes.Buffer

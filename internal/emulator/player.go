@@ -92,7 +92,8 @@ type playerProduct struct {
 
 type playerField struct{ Name, Value string }
 
-// playerSource is what the player reads of a collection, copied under e.mu.
+// playerSource is what the player reads of a collection, copied by the
+// store.
 type playerSource struct {
 	c          collection
 	items      []item
@@ -102,18 +103,8 @@ type playerSource struct {
 
 func (e *Emulator) servePlayer(w http.ResponseWriter, r *http.Request) {
 	now := e.now()
-	e.mu.Lock()
-	c := e.cols[r.PathValue("hash")]
-	var src playerSource
-	if c != nil && !c.Deleted {
-		src = playerSource{c: *c, acct: e.accounts[c.APIKey], processing: c.processing(now)}
-		for _, it := range c.visibleItems(now) {
-			src.items = append(src.items, *it)
-		}
-		src.c.Items = nil
-	}
-	e.mu.Unlock()
-	if c == nil || c.Deleted || src.acct == nil {
+	src, found := e.store.playerSource(r.PathValue("hash"), now)
+	if !found {
 		http.NotFound(w, r)
 		return
 	}

@@ -109,8 +109,9 @@ func fmtDate(t time.Time) string {
 	return t.UTC().Format(dateLayout)
 }
 
-// renderCollection is the collection object of collection.getCollection;
-// callers hold e.mu. base is the emulator's own address, "http://host".
+// renderCollection is the collection object of collection.getCollection,
+// drawn from a copy the store handed out. base is the emulator's own
+// address, "http://host".
 func (e *Emulator) renderCollection(c *collection, now time.Time, base string) obj {
 	items := []obj{}
 	for _, it := range c.visibleItems(now) {

@@ -44,11 +44,11 @@ var fetchClient = &http.Client{Timeout: 60 * time.Second}
 func (c *call) uploadFile() (*upload, *reply) {
 	q := c.q
 	if q.fileParts > 1 {
-		r := fail(36)
+		r := fail(codeMultipleFiles)
 		return nil, &r
 	}
 	if q.tooLarge {
-		r := fail(34)
+		r := fail(codeFileTooLarge)
 		return nil, &r
 	}
 	if q.file != nil {
@@ -82,7 +82,7 @@ func (c *call) fetch(raw string) (*upload, *reply) {
 	}
 	limit := c.e.maxUploadBytes()
 	if resp.ContentLength > limit {
-		r := fail(34)
+		r := fail(codeFileTooLarge)
 		return nil, &r
 	}
 	f, err := os.CreateTemp("", "flipbook-emulator-fetch-*")
@@ -99,7 +99,7 @@ func (c *call) fetch(raw string) (*upload, *reply) {
 	}
 	if n > limit {
 		up.close()
-		r := fail(34)
+		r := fail(codeFileTooLarge)
 		return nil, &r
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -143,11 +143,8 @@ func imageKind(b []byte) string {
 // deprecated there).
 func (c *call) setLogo() reply {
 	e, q := c.e, c.q
-	e.mu.Lock()
-	_, bad := c.find(q.get("collectionHash"))
-	e.mu.Unlock()
-	if bad != nil {
-		return *bad
+	if _, code := e.store.collectionOf(c.key(), q.get("collectionHash")); code != 0 {
+		return fail(code)
 	}
 	up, bad := c.uploadFile()
 	if bad != nil {
@@ -156,21 +153,19 @@ func (c *call) setLogo() reply {
 	defer up.close()
 	kind := imageKind(head(up.f, 1024))
 	if kind == "" {
-		return reply{code: 45, data: obj{{"message", "The logo must be a PNG, JPEG, GIF, WebP or SVG image"}}}
+		return reply{code: codeInvalidFileFormat, data: obj{{"message", "The logo must be a PNG, JPEG, GIF, WebP or SVG image"}}}
 	}
 	now := e.now()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(q.get("collectionHash"))
-	if bad != nil {
-		return *bad
-	}
-	col.LogoImage = "logo-" + newHash() + "." + kind
+	var logoURL *string
 	if q.has("logoUrl") {
-		col.LogoURL = q.get("logoUrl")
+		u := q.get("logoUrl")
+		logoURL = &u
 	}
-	e.changed()
-	return ok(e.renderCollection(col, now, c.base))
+	col, code := e.store.setLogo(c.key(), q.get("collectionHash"), "logo-"+newHash()+"."+kind, logoURL)
+	if code != 0 {
+		return fail(code)
+	}
+	return ok(e.renderCollection(&col, now, c.base))
 }
 
 // countPages counts a PDF's pages with pdfcpu; an unreadable PDF is an
@@ -198,16 +193,8 @@ func countPages(f *os.File) (int, error) {
 func (c *call) addFlipbook() reply {
 	e, q := c.e, c.q
 	a := c.acct
-	now := e.now()
-	e.mu.Lock()
-	_, bad := c.find(q.get("collectionHash"))
-	full := a.Uploads[monthOf(now)] >= a.quota
-	e.mu.Unlock()
-	if bad != nil {
-		return *bad
-	}
-	if full {
-		return fail(33)
+	if code := e.store.checkUpload(a, q.get("collectionHash"), e.now()); code != 0 {
+		return fail(code)
 	}
 	up, bad := c.uploadFile()
 	if bad != nil {
@@ -215,14 +202,14 @@ func (c *call) addFlipbook() reply {
 	}
 	defer up.close()
 	if !bytes.HasPrefix(head(up.f, 5), []byte("%PDF-")) {
-		return reply{code: 45, data: obj{{"message", "Only PDF documents can be added"}}}
+		return reply{code: codeInvalidFileFormat, data: obj{{"message", "Only PDF documents can be added"}}}
 	}
 	pages, err := countPages(up.f)
 	if err != nil {
-		return reply{code: 45, data: obj{{"message", "The PDF document could not be read: " + err.Error()}}}
+		return reply{code: codeInvalidFileFormat, data: obj{{"message", "The PDF document could not be read: " + err.Error()}}}
 	}
 	if pages > e.maxPages() {
-		return reply{code: 35, data: obj{{"message", fmt.Sprintf("The document has %d pages; at most %d are allowed", pages, e.maxPages())}}}
+		return reply{code: codeTooManyPages, data: obj{{"message", fmt.Sprintf("The document has %d pages; at most %d are allowed", pages, e.maxPages())}}}
 	}
 	name := fileBase(up.name)
 	if name == "" {
@@ -235,26 +222,16 @@ func (c *call) addFlipbook() reply {
 	if desc == "" {
 		desc = "Converted from " + name + ".pdf"
 	}
-	now = e.now().UTC()
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	col, bad := c.find(q.get("collectionHash"))
-	if bad != nil {
-		return *bad
-	}
-	month := monthOf(now)
-	if a.Uploads[month] >= a.quota {
-		return fail(33)
-	}
-	a.Uploads[month]++
+	now := e.now().UTC()
 	it := &item{Hash: newHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(e.convDelay),
 		Failed: c.failConv}
-	col.Items = append(col.Items, it)
-	col.Package = nil // the next download packages the new document too
-	e.changed()
+	col, code := e.store.addDocument(a, q.get("collectionHash"), now, it)
+	if code != 0 {
+		return fail(code)
+	}
 	status := "PROCESSING"
 	if e.convDelay == 0 {
-		status = col.convertStatus(it, now)
+		status = col.convertStatus(col.item(it.Hash), now)
 	}
 	return ok(obj{
 		{"flipbookHash", it.Hash},

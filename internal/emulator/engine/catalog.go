@@ -80,7 +80,7 @@ func CatalogSections(raw string, lib Library) (Generation, *Invalid) {
 // catalogSections validates the feed sections and returns them ready to
 // evaluate.
 func catalogSections(raw string, lib Library) ([]catalogSection, *Invalid) {
-	var c checker
+	c := checker{root: "sections"}
 	list, ok := sectionList(&c, raw)
 	if !ok {
 		return nil, c.invalid()
@@ -237,7 +237,7 @@ func filters(c *checker, path string, v any) []filterBlock {
 func parseCondition(c *checker, path string, m map[string]any) (condition, bool) {
 	defer c.unknownFields(path, m, "field", "operator", "value")
 	var cond condition
-	before := len(c.errs)
+	before := c.found
 	cond.field, _ = c.requiredString(path, m, "field")
 	op, ok := c.requiredString(path, m, "operator")
 	if ok && !knownOperator(op) {
@@ -303,7 +303,7 @@ func parseCondition(c *checker, path string, m map[string]any) (condition, bool)
 		}
 		cond.lo, cond.hi = bounds[0], bounds[1]
 	}
-	return cond, len(c.errs) == before
+	return cond, c.found == before
 }
 
 func knownOperator(op string) bool {

@@ -18,7 +18,7 @@ func ValidateFolder(folder string) *Invalid {
 	if folder == "" {
 		return nil
 	}
-	var c checker
+	c := checker{root: "folder"}
 	const path = "folder"
 	if strings.HasPrefix(folder, "/") || strings.HasSuffix(folder, "/") {
 		c.add(path, "must not begin or end with \"/\"")

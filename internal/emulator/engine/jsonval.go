@@ -10,14 +10,42 @@ import (
 	"strings"
 )
 
+// Limits of the JSON parameters (sections, permissions). The spec sets
+// neither; both are listed in the README ("Where the spec is silent, the
+// emulator …") and are far above what any valid request needs (sections
+// nest seven levels deep at most).
+const (
+	// MaxJSONDepth is how many arrays and objects may enclose one another.
+	MaxJSONDepth = 64
+	// MaxJSONBytes is the largest JSON parameter read.
+	MaxJSONBytes = 1 << 20
+)
+
 // decodeJSON decodes one JSON value, keeping numbers as json.Number so that
 // integers and decimals can be told apart, and rejecting trailing data and
 // objects that repeat a field (which encoding/json would resolve silently,
 // last one winning). root names the value in a duplicateField's path.
+//
+// It runs in time and memory linear in len(raw): the input is bounded by
+// MaxJSONBytes, nesting by MaxJSONDepth, and field paths are only spelled
+// out for an error. A valid document is read by scanJSON in one pass; any
+// other is read again by encoding/json's streaming decoder, whose errors
+// are the ones reported.
 func decodeJSON(raw, root string) (any, error) {
+	if len(raw) > MaxJSONBytes {
+		return nil, &limitExceeded{path: root, what: fmt.Sprintf("is %d bytes long; the emulator reads at most %d", len(raw), MaxJSONBytes)}
+	}
+	if v, ok := scanJSON(raw); ok {
+		return v, nil
+	}
+	return decodeJSONStream(raw, root)
+}
+
+// decodeJSONStream is decodeJSON read token by token with encoding/json.
+func decodeJSONStream(raw, root string) (any, error) {
 	dec := json.NewDecoder(strings.NewReader(raw))
 	dec.UseNumber()
-	v, err := readValue(dec, root)
+	v, err := readValue(dec, &jsonPath{name: root}, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -32,6 +60,31 @@ type duplicateField struct{ path string }
 
 func (d *duplicateField) Error() string { return d.path + ": duplicate field" }
 
+// limitExceeded reports a JSON parameter past one of the emulator's limits.
+type limitExceeded struct{ path, what string }
+
+func (l *limitExceeded) Error() string { return l.path + ": " + l.what }
+
+// jsonPath is where a value sits in the document, kept as a chain so that
+// the string (which grows with depth and key lengths) is built only when an
+// error names it.
+type jsonPath struct {
+	parent *jsonPath
+	name   string // field name, or the root's name
+	index  int    // array index, when isIndex
+	isIdx  bool
+}
+
+func (p *jsonPath) String() string {
+	if p.parent == nil {
+		return p.name
+	}
+	if p.isIdx {
+		return index(p.parent.String(), p.index)
+	}
+	return field(p.parent.String(), p.name)
+}
+
 // token reads the next token of a value that has not ended yet.
 func token(dec *json.Decoder) (json.Token, error) {
 	tok, err := dec.Token()
@@ -41,10 +94,21 @@ func token(dec *json.Decoder) (json.Token, error) {
 	return tok, err
 }
 
-func readValue(dec *json.Decoder, path string) (any, error) {
+// readValue reads the value at path; depth counts the arrays and objects
+// around it.
+func readValue(dec *json.Decoder, path *jsonPath, depth int) (any, error) {
 	tok, err := token(dec)
 	if err != nil {
 		return nil, err
+	}
+	if tok == json.Delim('{') || tok == json.Delim('[') {
+		if depth >= MaxJSONDepth {
+			root := path
+			for root.parent != nil {
+				root = root.parent
+			}
+			return nil, &limitExceeded{path: root.name, what: fmt.Sprintf("is nested more than %d arrays and objects deep; the emulator reads at most %d", MaxJSONDepth, MaxJSONDepth)}
+		}
 	}
 	switch tok {
 	case json.Delim('{'):
@@ -55,11 +119,11 @@ func readValue(dec *json.Decoder, path string) (any, error) {
 				return nil, err
 			}
 			key, _ := kt.(string) // the decoder only yields string keys here
-			kpath := field(path, key)
+			kpath := &jsonPath{parent: path, name: key}
 			if _, dup := m[key]; dup {
-				return nil, &duplicateField{path: kpath}
+				return nil, &duplicateField{path: kpath.String()}
 			}
-			if m[key], err = readValue(dec, kpath); err != nil {
+			if m[key], err = readValue(dec, kpath, depth+1); err != nil {
 				return nil, err
 			}
 		}
@@ -68,7 +132,7 @@ func readValue(dec *json.Decoder, path string) (any, error) {
 	case json.Delim('['):
 		a := []any{}
 		for dec.More() {
-			v, err := readValue(dec, index(path, len(a)))
+			v, err := readValue(dec, &jsonPath{parent: path, index: len(a), isIdx: true}, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -80,20 +144,26 @@ func readValue(dec *json.Decoder, path string) (any, error) {
 	return tok, nil
 }
 
-// checker collects validation errors, each prefixed by its field path.
+// checker collects validation errors, each prefixed by its field path; past
+// MaxErrors it only counts them.
 type checker struct {
-	errs []string
+	root  string // the parameter, which names the count of errors left out
+	errs  []string
+	found int // errors found, listed or not
 }
 
 func (c *checker) add(path, format string, args ...any) {
-	c.errs = append(c.errs, path+": "+fmt.Sprintf(format, args...))
+	c.found++
+	if len(c.errs) < MaxErrors {
+		c.errs = append(c.errs, path+": "+fmt.Sprintf(format, args...))
+	}
 }
 
 func (c *checker) invalid() *Invalid {
-	if len(c.errs) == 0 {
+	if c.found == 0 {
 		return nil
 	}
-	return &Invalid{Message: ValidationFailed, Errors: c.errs}
+	return &Invalid{Message: ValidationFailed, Errors: capErrors(c.root, c.errs, c.found)}
 }
 
 func jsonType(v any) string {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"unicode"
@@ -82,6 +83,12 @@ func ParsePermissions(raw string) ([]PermissionEntry, *Invalid) {
 	// Spec, errors table: "not valid JSON, or inner `permissions` not an
 	// array": "Invalid permissions payload".
 	v, err := decodeJSON(raw, "permissions")
+	var limit *limitExceeded
+	if errors.As(err, &limit) {
+		// The emulator's own limit (README): the spec's message, then the
+		// limit that was passed.
+		return nil, &Invalid{Message: ValidationFailed, Errors: []string{msgPayload, limit.Error()}}
+	}
 	if err != nil {
 		return payload()
 	}
@@ -207,7 +214,7 @@ func ParsePermissions(raw string) ([]PermissionEntry, *Invalid) {
 		errs = append([]string{msgMixedTypes}, errs...)
 	}
 	if len(errs) > 0 {
-		return nil, &Invalid{Message: ValidationFailed, Errors: errs}
+		return nil, &Invalid{Message: ValidationFailed, Errors: capErrors("permissions", errs, len(errs))}
 	}
 	return entries, nil
 }

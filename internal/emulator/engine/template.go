@@ -27,7 +27,7 @@ const (
 // such an element is ignored. The choices where the spec is silent are listed
 // in the README ("Where the spec is silent, the emulator …").
 func TemplateSections(raw string, lib Library) (Generation, *Invalid) {
-	var c checker
+	c := checker{root: "sections"}
 	list, ok := sectionList(&c, raw)
 	if !ok {
 		return Generation{}, c.invalid()
@@ -69,6 +69,11 @@ func sectionList(c *checker, raw string) ([]any, bool) {
 	var dup *duplicateField
 	if errors.As(err, &dup) {
 		c.add(dup.path, "duplicate field")
+		return nil, false
+	}
+	var limit *limitExceeded
+	if errors.As(err, &limit) {
+		c.add(limit.path, "%s", limit.what)
 		return nil, false
 	}
 	if err != nil {
