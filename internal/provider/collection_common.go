@@ -79,21 +79,53 @@ func withTimeout(ctx context.Context, timeout func(context.Context, time.Duratio
 const adviceNewHash = "If the collection was published, publishing replaced its temporary hash with a final one: " +
 	"point collection_hash at the new hash."
 
-// removeIfCollectionGone handles a Read whose call answered code 46 (the
-// collection hash no longer exists): what (the object, for the sentence) is
-// removed from state with a warning that says why and what to do, and it
-// returns true. Any other error, code 43 (deleted, or another account's)
-// included, is left to the caller to report as an error that keeps the
-// state: wrong credentials must never make Terraform forget real objects.
-func removeIfCollectionGone(ctx context.Context, resp *resource.ReadResponse, err error, hash, what, advice string) bool {
-	if !apiclient.IsCollectionNotFound(err) {
+// collectionRead is what a resource's Read says about the collection it
+// reads.
+type collectionRead struct {
+	hash    string
+	what    string // what leaves the state when the collection has gone: "its logo"
+	advice  string // what to do then; adviceNewHash when empty
+	summary string // of any other failure: "Error Reading Logo"
+	doing   string // for that failure; "reading collection <hash>" when empty
+}
+
+// done is the Read path every resource on a collection shares, once its call
+// has answered err: nil goes on (false). Code 46 (the collection hash no
+// longer exists) removes the resource from state with a warning that says
+// why and what to do. Any other error, code 43 (deleted, or another
+// account's) included, is an error that keeps the state: wrong credentials
+// must never make Terraform forget real objects.
+func (rd collectionRead) done(ctx context.Context, resp *resource.ReadResponse, err error) bool {
+	switch {
+	case err == nil:
 		return false
+	case apiclient.IsCollectionNotFound(err):
+		advice := rd.advice
+		if advice == "" {
+			advice = adviceNewHash
+		}
+		resp.Diagnostics.AddWarning("Flipbook Collection No Longer Exists", fmt.Sprintf(
+			"The service no longer knows collection %s (code 46), so %s was removed from the Terraform state and the next "+
+				"plan proposes to create it again. %s", rd.hash, rd.what, advice))
+		resp.State.RemoveResource(ctx)
+	default:
+		doing := rd.doing
+		if doing == "" {
+			doing = "reading collection " + rd.hash
+		}
+		addAPIError(&resp.Diagnostics, rd.summary, doing, err)
 	}
-	resp.Diagnostics.AddWarning("Flipbook Collection No Longer Exists", fmt.Sprintf(
-		"The service no longer knows collection %s (code 46), so %s was removed from the Terraform state and the next "+
-			"plan proposes to create it again. %s", hash, what, advice))
-	resp.State.RemoveResource(ctx)
 	return true
+}
+
+// readCollection reads the collection with collection.getCollection along
+// rd's Read path; nil when Read is done.
+func (b *resourceBase) readCollection(ctx context.Context, resp *resource.ReadResponse, rd collectionRead) *apiclient.Collection {
+	col, err := b.client.GetCollection(ctx, rd.hash)
+	if rd.done(ctx, resp, err) {
+		return nil
+	}
+	return col
 }
 
 // importCollectionHash imports a resource whose id is the hash of the

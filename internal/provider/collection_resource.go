@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -190,8 +189,8 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 	resp.Diagnostics.Append(diags...)
 	switch {
 	case apiclient.IsOutcomeUnknown(err):
-		resp.Diagnostics.AddError(r.kind.title+" May Exist Without Being In State",
-			r.mayExistDetail(plan.Title.ValueString(), plan.Folder.ValueString(), err))
+		addAPIError(&resp.Diagnostics, r.kind.title+" May Exist Without Being In State",
+			r.creating(plan.Title.ValueString(), plan.Folder.ValueString()), err)
 	case err != nil:
 		addGenerationError(&resp.Diagnostics, "Error Creating "+r.kind.title, "creating the "+r.kind.noun, err, r.kind.typeSuffix == "catalog")
 	}
@@ -230,18 +229,20 @@ func (r *collectionResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	hash := state.ID.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
-	if removeIfCollectionGone(ctx, resp, err, hash, "the "+r.kind.noun, "If the collection was published, publishing "+
-		"replaced its temporary hash with a final one: import the new hash (an import block or `terraform import`) to keep "+
-		"managing it instead of generating another.") {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error Reading "+r.kind.title, fmt.Sprintf("reading %s %s", r.kind.noun, hash), err)
+	col := r.readCollection(ctx, resp, r.read(hash))
+	if col == nil {
 		return
 	}
 	resp.Diagnostics.Append(state.fill(col)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// read is this resource's Read path for collection hash.
+func (r *collectionResource) read(hash string) collectionRead {
+	return collectionRead{hash: hash, what: "the " + r.kind.noun, summary: "Error Reading " + r.kind.title,
+		doing: fmt.Sprintf("reading %s %s", r.kind.noun, hash),
+		advice: "If the collection was published, publishing replaced its temporary hash with a final one: import the new " +
+			"hash (an import block or `terraform import`) to keep managing it instead of generating another."}
 }
 
 // Update only runs when nothing requires replacement: a changed timeouts
@@ -254,10 +255,10 @@ func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	hash := plan.ID.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
+	rd := r.read(plan.ID.ValueString())
+	col, err := r.client.GetCollection(ctx, rd.hash)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error Reading "+r.kind.title, fmt.Sprintf("reading %s %s", r.kind.noun, hash), err)
+		addAPIError(&resp.Diagnostics, rd.summary, rd.doing, err)
 		return
 	}
 	resp.Diagnostics.Append(plan.fill(col)...)
@@ -272,10 +273,10 @@ func (r *collectionResource) Delete(ctx context.Context, req resource.DeleteRequ
 	resp.Diagnostics.AddWarning("Flipbook Collection Kept In The Account", r.keptDetail(hash.ValueString()))
 }
 
-// mayExistDetail explains a create whose answer was lost: the API offers no
-// way to find the collection it may have queued (policy.go in the API
-// client), so the user is told what to look for and how to adopt it.
-func (r *collectionResource) mayExistDetail(title, folder string, err error) string {
+// creating says what a create tried to make, so that after a lost answer
+// the user can look for it: none of the operations the spec lists finds a
+// collection by its title.
+func (r *collectionResource) creating(title, folder string) string {
 	if title == "" {
 		title = "(no title)"
 	} else {
@@ -286,15 +287,7 @@ func (r *collectionResource) mayExistDetail(title, folder string, err error) str
 	} else {
 		folder = fmt.Sprintf("folder %q", folder)
 	}
-	typ := "flipbook_" + r.kind.typeSuffix
-	return fmt.Sprintf("The request to create the %s titled %s in %s may have reached the service before the connection "+
-		"failed (%s).\n\nThe API cannot look a collection up by title, so the provider cannot tell whether it was created, "+
-		"and it did not send the request again: that could create a second one. Look in the account (the Flipbook web "+
-		"application) for a %s titled %s in %s, created just now.\n\n"+
-		"- If it is there, adopt it instead of creating another: terraform import %s.<name> <collection-hash> "+
-		"(the resource address is shown above), or an import block; then apply again.\n"+
-		"- If it is not, apply again.",
-		r.kind.noun, title, folder, strings.TrimSuffix(err.Error(), "."), r.kind.noun, title, folder, typ)
+	return fmt.Sprintf("creating the %s titled %s in %s", r.kind.noun, title, folder)
 }
 
 func (r *collectionResource) keptDetail(hash string) string {

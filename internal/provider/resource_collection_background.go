@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -81,12 +80,7 @@ func (r *collectionBackgroundResource) Create(ctx context.Context, req resource.
 	hash := plan.CollectionHash.ValueString()
 	col, err := r.client.DeleteBackgroundImage(ctx, hash, apiclient.ResponseFormat{})
 	if err != nil {
-		doing := "removing the background image of collection " + hash
-		if apiclient.IsCollectionNotFound(err) || apiclient.IsForbidden(err) {
-			addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Removing Background Image", doing, err)
-		} else {
-			addAPIError(&resp.Diagnostics, "Error Removing Background Image", doing, err)
-		}
+		addCollectionAPIError(&resp.Diagnostics, "Error Removing Background Image", "removing the background image of collection "+hash, err)
 		return
 	}
 	plan.ID = types.StringValue(hash)
@@ -113,12 +107,8 @@ func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.Re
 		return
 	}
 	hash := state.CollectionHash.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
-	if removeIfCollectionGone(ctx, resp, err, hash, "its background setting", adviceNewHash) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error Reading Background", "reading collection "+hash, err)
+	col := r.readCollection(ctx, resp, collectionRead{hash: hash, what: "its background setting", summary: "Error Reading Background"})
+	if col == nil {
 		return
 	}
 	state.ID = types.StringValue(hash)

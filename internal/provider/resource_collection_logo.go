@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -213,10 +212,8 @@ func (r *collectionLogoResource) setLogo(ctx context.Context, m *collectionLogoM
 			addAPIAttributeError(diags, at, "Logo Image Too Large", doing, err)
 		case apiclient.IsInvalidFileFormat(err):
 			addAPIAttributeError(diags, at, "Logo Image Not Accepted", doing, err)
-		case apiclient.IsCollectionNotFound(err), apiclient.IsForbidden(err):
-			addAPIAttributeError(diags, path.Root("collection_hash"), "Error Setting Logo", doing, err)
 		default:
-			addAPIError(diags, "Error Setting Logo", doing, err)
+			addCollectionAPIError(diags, "Error Setting Logo", doing, err)
 		}
 		return false
 	}
@@ -233,12 +230,8 @@ func (r *collectionLogoResource) Read(ctx context.Context, req resource.ReadRequ
 		return
 	}
 	hash := state.CollectionHash.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
-	if removeIfCollectionGone(ctx, resp, err, hash, "its logo", adviceNewHash) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error Reading Logo", "reading collection "+hash, err)
+	col := r.readCollection(ctx, resp, collectionRead{hash: hash, what: "its logo", summary: "Error Reading Logo"})
+	if col == nil {
 		return
 	}
 	state.ID = types.StringValue(hash)

@@ -286,10 +286,8 @@ func (r *documentResource) addUploadError(ctx context.Context, diags *diag.Diagn
 		addAPIAttributeError(diags, at, "Document Has Too Many Pages", doing, err)
 	case apiclient.IsInvalidFileFormat(err):
 		addAPIAttributeError(diags, at, "Document Is Not A Readable PDF", doing, err)
-	case apiclient.IsCollectionNotFound(err), apiclient.IsForbidden(err):
-		addAPIAttributeError(diags, path.Root("collection_hash"), "Error Adding Document", doing, err)
 	default:
-		addAPIError(diags, "Error Adding Document", doing, err)
+		addCollectionAPIError(diags, "Error Adding Document", doing, err)
 	}
 }
 
@@ -301,12 +299,9 @@ func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	hash, id := state.CollectionHash.ValueString(), state.ID.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
-	if removeIfCollectionGone(ctx, resp, err, hash, "flipbook "+id, adviceNewHash) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error Reading Document", fmt.Sprintf("reading collection %s for flipbook %s", hash, id), err)
+	col := r.readCollection(ctx, resp, collectionRead{hash: hash, what: "flipbook " + id, summary: "Error Reading Document",
+		doing: fmt.Sprintf("reading collection %s for flipbook %s", hash, id)})
+	if col == nil {
 		return
 	}
 	for i := range col.CollectionItems {
