@@ -48,12 +48,10 @@ type htmlPackageDownloadModel struct {
 const linkAttempts = 3
 
 func (a *htmlPackageDownloadAction) Schema(ctx context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	tmo, ok := timeouts.AttributesWithOpts(ctx, timeouts.Opts{
+	tmo, ok := unwrapTimeouts[schema.SingleNestedAttribute](timeouts.AttributesWithOpts(ctx, timeouts.Opts{
 		InvokeDescription: "How long to wait for the package and its download, such as `\"10m\"`; default `\"5m\"`.",
-	}).(schema.SingleNestedAttribute)
+	}), &resp.Diagnostics)
 	if !ok {
-		resp.Diagnostics.AddError("Provider Schema Bug", "The timeouts attribute is not a single nested attribute. "+
-			"This is a bug in the provider; please report it.")
 		return
 	}
 	tmo.MarkdownDescription = "Operation timeouts. `invoke` bounds the wait for the package and the download."

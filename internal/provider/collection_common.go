@@ -4,16 +4,12 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
@@ -44,34 +40,6 @@ func collectionHashAttribute(description string) schema.StringAttribute {
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 		Validators:          nonEmptyString(),
 	}
-}
-
-// timeoutsAttribute is the timeouts attribute with a description for the
-// docs, which timeouts.Attributes leaves out.
-func timeoutsAttribute(ctx context.Context, opts timeouts.Opts, description string, diags *diag.Diagnostics) schema.SingleNestedAttribute {
-	attr, ok := timeouts.Attributes(ctx, opts).(schema.SingleNestedAttribute)
-	if !ok {
-		diags.AddError("Provider Schema Bug", fmt.Sprintf("The timeouts attribute is a %T, not a single nested attribute. "+
-			"This is a bug in the provider; please report it.", timeouts.Attributes(ctx, opts)))
-		return schema.SingleNestedAttribute{}
-	}
-	attr.MarkdownDescription = description
-	return attr
-}
-
-// withTimeout bounds ctx by one operation's value of the timeouts attribute
-// (such as plan.Timeouts.Create), def when it is unset. When the value cannot
-// be read, diags says why and ctx is returned unbounded.
-func withTimeout(ctx context.Context, timeout func(context.Context, time.Duration) (time.Duration, diag.Diagnostics),
-	def time.Duration, diags *diag.Diagnostics,
-) (context.Context, context.CancelFunc) {
-	limit, d := timeout(ctx, def)
-	diags.Append(d...)
-	if d.HasError() {
-		return ctx, func() {}
-	}
-	tflog.Debug(ctx, "operation deadline set", map[string]any{"timeout": limit.String()})
-	return context.WithTimeout(ctx, limit)
 }
 
 // adviceNewHash is what to do when a collection hash has gone: publishing is

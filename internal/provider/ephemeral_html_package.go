@@ -40,12 +40,10 @@ type htmlPackageModel struct {
 }
 
 func (e *htmlPackageEphemeral) Schema(ctx context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
-	tmo, ok := timeouts.AttributesWithOpts(ctx, timeouts.Opts{
+	tmo, ok := unwrapTimeouts[schema.SingleNestedAttribute](timeouts.AttributesWithOpts(ctx, timeouts.Opts{
 		OpenDescription: "How long to wait for the package, such as `\"10m\"`; default `\"5m\"`.",
-	}).(schema.SingleNestedAttribute)
+	}), &resp.Diagnostics)
 	if !ok {
-		resp.Diagnostics.AddError("Provider Schema Bug", "The timeouts attribute is not a single nested attribute. "+
-			"This is a bug in the provider; please report it.")
 		return
 	}
 	tmo.MarkdownDescription = "Operation timeouts. Only `open` applies: it bounds the wait for the package."
