@@ -14,11 +14,11 @@ import (
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
-// This file holds what the resources attached to an existing collection share
-// (flipbook_collection_permissions, flipbook_collection_logo,
-// flipbook_collection_background, and in part flipbook_document and the
-// generated collections): the collection_hash attribute, import by that hash,
-// the timeouts attribute and its use, and what Read does when the collection has gone.
+// This file holds what the resources that work on a collection by its hash
+// share (flipbook_collection_permissions, flipbook_collection_logo,
+// flipbook_collection_background, flipbook_document, and the generated
+// collections for their Read): the id and collection_hash attributes, import
+// by that hash, and the Read path when the collection has gone.
 
 // collectionIDAttribute is the id of a resource that configures one
 // collection: that collection's hash, which never changes for the resource.
