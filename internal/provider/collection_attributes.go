@@ -91,63 +91,71 @@ var (
 	settingsAttrTypes = attrTypes(settingsFields)
 )
 
-// resourceAttributes are fields as computed resource attributes.
-func resourceAttributes(fields []computedField) map[string]rschema.Attribute {
-	out := make(map[string]rschema.Attribute, len(fields))
+// attributeKit makes computed attributes of one schema package (resource
+// or data source), so that one builder serves both.
+type attributeKit[A any] struct {
+	str, int64, boolean func(computedField) A
+	list                func(description string, nested map[string]A) A
+}
+
+var resourceKit = attributeKit[rschema.Attribute]{
+	str: func(f computedField) rschema.Attribute {
+		a := rschema.StringAttribute{MarkdownDescription: f.description, Computed: true}
+		if f.stable {
+			a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
+		}
+		return a
+	},
+	int64: func(f computedField) rschema.Attribute {
+		return rschema.Int64Attribute{MarkdownDescription: f.description, Computed: true}
+	},
+	boolean: func(f computedField) rschema.Attribute {
+		return rschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
+	},
+	list: func(description string, nested map[string]rschema.Attribute) rschema.Attribute {
+		return rschema.ListNestedAttribute{MarkdownDescription: description, Computed: true,
+			NestedObject: rschema.NestedAttributeObject{Attributes: nested}}
+	},
+}
+
+// A data source has no plan, so f.stable does not apply.
+var dataSourceKit = attributeKit[dschema.Attribute]{
+	str: func(f computedField) dschema.Attribute {
+		return dschema.StringAttribute{MarkdownDescription: f.description, Computed: true}
+	},
+	int64: func(f computedField) dschema.Attribute {
+		return dschema.Int64Attribute{MarkdownDescription: f.description, Computed: true}
+	},
+	boolean: func(f computedField) dschema.Attribute {
+		return dschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
+	},
+	list: func(description string, nested map[string]dschema.Attribute) dschema.Attribute {
+		return dschema.ListNestedAttribute{MarkdownDescription: description, Computed: true,
+			NestedObject: dschema.NestedAttributeObject{Attributes: nested}}
+	},
+}
+
+// computedAttributes are fields as computed attributes of kit's package.
+func computedAttributes[A any](kit attributeKit[A], fields []computedField) map[string]A {
+	out := make(map[string]A, len(fields))
 	for _, f := range fields {
 		switch f.typ {
 		case types.Int64Type:
-			out[f.name] = rschema.Int64Attribute{MarkdownDescription: f.description, Computed: true}
+			out[f.name] = kit.int64(f)
 		case types.BoolType:
-			out[f.name] = rschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
+			out[f.name] = kit.boolean(f)
 		default:
-			a := rschema.StringAttribute{MarkdownDescription: f.description, Computed: true}
-			if f.stable {
-				a.PlanModifiers = []planmodifier.String{stringplanmodifier.UseStateForUnknown()}
-			}
-			out[f.name] = a
+			out[f.name] = kit.str(f)
 		}
 	}
 	return out
 }
 
-// dataSourceAttributes are fields as computed data source attributes.
-func dataSourceAttributes(fields []computedField) map[string]dschema.Attribute {
-	out := make(map[string]dschema.Attribute, len(fields))
-	for _, f := range fields {
-		switch f.typ {
-		case types.Int64Type:
-			out[f.name] = dschema.Int64Attribute{MarkdownDescription: f.description, Computed: true}
-		case types.BoolType:
-			out[f.name] = dschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
-		default:
-			out[f.name] = dschema.StringAttribute{MarkdownDescription: f.description, Computed: true}
-		}
-	}
-	return out
-}
-
-// collectionResourceAttributes are collectionAttrsModel's attributes in a
-// resource schema.
-func collectionResourceAttributes() map[string]rschema.Attribute {
-	out := resourceAttributes(collectionFields)
-	out["items"] = rschema.ListNestedAttribute{
-		MarkdownDescription: itemsDescription,
-		Computed:            true,
-		NestedObject:        rschema.NestedAttributeObject{Attributes: resourceAttributes(itemFields)},
-	}
-	return out
-}
-
-// collectionDataSourceAttributes are collectionAttrsModel's attributes in a
-// data source schema.
-func collectionDataSourceAttributes() map[string]dschema.Attribute {
-	out := dataSourceAttributes(collectionFields)
-	out["items"] = dschema.ListNestedAttribute{
-		MarkdownDescription: itemsDescription,
-		Computed:            true,
-		NestedObject:        dschema.NestedAttributeObject{Attributes: dataSourceAttributes(itemFields)},
-	}
+// collectionAttributes are collectionAttrsModel's attributes, items
+// included, in kit's package.
+func collectionAttributes[A any](kit attributeKit[A]) map[string]A {
+	out := computedAttributes(kit, collectionFields)
+	out["items"] = kit.list(itemsDescription, computedAttributes(kit, itemFields))
 	return out
 }
 

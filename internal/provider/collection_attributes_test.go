@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
@@ -141,5 +143,44 @@ func TestCollectionFlipbookFill(t *testing.T) {
 				t.Errorf("flipbook_page_count %s flipbook_status %s, want %s %s", m.FlipbookPageCount, m.FlipbookStatus, c.pages, c.status)
 			}
 		})
+	}
+}
+
+// The resources' and the data source's items, and every attribute they
+// share, have the type and description of their one definition, and the
+// models' values fit those types.
+func TestCollectionAttributesOneDefinition(t *testing.T) {
+	var rs resource.SchemaResponse
+	newCatalogResource().Schema(t.Context(), resource.SchemaRequest{}, &rs)
+	var ds datasource.SchemaResponse
+	newCollectionDataSource().Schema(t.Context(), datasource.SchemaRequest{}, &ds)
+	if rs.Diagnostics.HasError() || ds.Diagnostics.HasError() {
+		t.Fatalf("schemas: %v %v", rs.Diagnostics, ds.Diagnostics)
+	}
+	wantItems := types.ListType{ElemType: itemObjectType}
+	checkCollectionAttributes(t, "resource", rs.Schema.Attributes, wantItems)
+	checkCollectionAttributes(t, "data source", ds.Schema.Attributes, wantItems)
+	items, diags := itemsValue([]apiclient.CollectionItem{{FlipbookHash: "f1"}})
+	if diags.HasError() || !items.Type(t.Context()).Equal(wantItems) {
+		t.Errorf("itemsValue: %s %v", items.Type(t.Context()), diags)
+	}
+}
+
+type describedAttribute interface {
+	GetType() attr.Type
+	GetMarkdownDescription() string
+	IsComputed() bool
+}
+
+func checkCollectionAttributes[A describedAttribute](t *testing.T, name string, attrs map[string]A, wantItems attr.Type) {
+	t.Helper()
+	if got := attrs["items"].GetType(); !got.Equal(wantItems) || attrs["items"].GetMarkdownDescription() != itemsDescription {
+		t.Errorf("%s: items is %s, want %s", name, got, wantItems)
+	}
+	for _, f := range collectionFields {
+		a, ok := attrs[f.name]
+		if !ok || !a.GetType().Equal(f.typ) || a.GetMarkdownDescription() != f.description || !a.IsComputed() {
+			t.Errorf("%s: %s is %v, want a computed %s described %q", name, f.name, a, f.typ, f.description)
+		}
 	}
 }

@@ -86,14 +86,26 @@ func (rd collectionRead) done(ctx context.Context, resp *resource.ReadResponse, 
 	return true
 }
 
-// readCollection reads the collection with collection.getCollection along
-// rd's Read path; nil when Read is done.
-func (b *resourceBase) readCollection(ctx context.Context, resp *resource.ReadResponse, rd collectionRead) *apiclient.Collection {
-	col, err := b.client.GetCollection(ctx, rd.hash)
-	if rd.done(ctx, resp, err) {
-		return nil
+// readFromCollection is the Read of a resource that mirrors part of a
+// collection: it decodes the state into a model M, reads the collection
+// (collection.getCollection) along the path at returns for that state, and
+// lets apply copy what the service reports into the model, which is saved
+// unless apply returns false (having said why in resp).
+func readFromCollection[M any](ctx context.Context, b *resourceBase, req resource.ReadRequest, resp *resource.ReadResponse,
+	at func(*M) collectionRead, apply func(*M, *apiclient.Collection, *resource.ReadResponse) bool,
+) {
+	defer b.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
 	}
-	return col
+	rd := at(&state)
+	col, err := b.client.GetCollection(ctx, rd.hash)
+	if rd.done(ctx, resp, err) || !apply(&state, col, resp) || resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 // importCollectionHash imports a resource whose id is the hash of the

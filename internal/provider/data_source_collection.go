@@ -34,8 +34,8 @@ type collectionDataSourceModel struct {
 }
 
 func (d *collectionDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attributes := collectionDataSourceAttributes()
-	maps.Copy(attributes, dataSourceAttributes([]computedField{
+	attributes := collectionAttributes(dataSourceKit)
+	maps.Copy(attributes, computedAttributes(dataSourceKit, []computedField{
 		{name: "title", typ: types.StringType, description: "The collection's title."},
 		{name: "flipbook_page_count", typ: types.Int64Type, description: "The collection's `flipbookPageCount`: pages of " +
 			"its item, equal to `page_count` for a collection created through the API. Read as a number when the service " +
@@ -55,7 +55,7 @@ func (d *collectionDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				"(`logoUrl` and the `share*` options) are left out because the service returns no valid value for them; the " +
 				"logo's click URL is managed by `flipbook_collection_logo`. A setting the service does not send is null.",
 			Computed:   true,
-			Attributes: dataSourceAttributes(settingsFields),
+			Attributes: computedAttributes(dataSourceKit, settingsFields),
 		},
 	})
 	resp.Schema = schema.Schema{

@@ -95,7 +95,7 @@ func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaReques
 		return
 	}
 
-	attributes := collectionResourceAttributes()
+	attributes := collectionAttributes(resourceKit)
 	maps.Copy(attributes, map[string]schema.Attribute{
 		"id": schema.StringAttribute{
 			MarkdownDescription: "The collection hash. It stays temporary while the collection is `editable`: publishing it " +
@@ -181,19 +181,12 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *collectionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
-	var state collectionResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := state.ID.ValueString()
-	col := r.readCollection(ctx, resp, r.read(hash))
-	if col == nil {
-		return
-	}
-	resp.Diagnostics.Append(state.fill(col)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readFromCollection(ctx, &r.resourceBase, req, resp, func(m *collectionResourceModel) collectionRead {
+		return r.read(m.ID.ValueString())
+	}, func(m *collectionResourceModel, col *apiclient.Collection, resp *resource.ReadResponse) bool {
+		resp.Diagnostics.Append(m.fill(col)...)
+		return true
+	})
 }
 
 // read is this resource's Read path for collection hash.

@@ -100,20 +100,13 @@ func applyBackground(m *collectionBackgroundModel, col *apiclient.Collection) {
 }
 
 func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
-	var state collectionBackgroundModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := state.CollectionHash.ValueString()
-	col := r.readCollection(ctx, resp, collectionRead{hash: hash, what: "its background setting", summary: "Error Reading Background"})
-	if col == nil {
-		return
-	}
-	state.ID = types.StringValue(hash)
-	applyBackground(&state, col)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readFromCollection(ctx, &r.resourceBase, req, resp, func(m *collectionBackgroundModel) collectionRead {
+		return collectionRead{hash: m.CollectionHash.ValueString(), what: "its background setting", summary: "Error Reading Background"}
+	}, func(m *collectionBackgroundModel, col *apiclient.Collection, _ *resource.ReadResponse) bool {
+		m.ID = types.StringValue(m.CollectionHash.ValueString())
+		applyBackground(m, col)
+		return true
+	})
 }
 
 // Update is never planned (every input replaces); it keeps the state as it is.

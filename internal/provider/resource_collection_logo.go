@@ -223,24 +223,17 @@ func (r *collectionLogoResource) setLogo(ctx context.Context, m *collectionLogoM
 }
 
 func (r *collectionLogoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
-	var state collectionLogoModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := state.CollectionHash.ValueString()
-	col := r.readCollection(ctx, resp, collectionRead{hash: hash, what: "its logo", summary: "Error Reading Logo"})
-	if col == nil {
-		return
-	}
-	state.ID = types.StringValue(hash)
-	// The click URL is never returned; the logo identifier is, and a
-	// different one means the logo was replaced (ModifyPlan plans it back).
-	if logo := col.Settings.LogoImage; logo != "" {
-		state.LogoImage = types.StringValue(logo)
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readFromCollection(ctx, &r.resourceBase, req, resp, func(m *collectionLogoModel) collectionRead {
+		return collectionRead{hash: m.CollectionHash.ValueString(), what: "its logo", summary: "Error Reading Logo"}
+	}, func(m *collectionLogoModel, col *apiclient.Collection, _ *resource.ReadResponse) bool {
+		m.ID = types.StringValue(m.CollectionHash.ValueString())
+		// The click URL is never returned; the logo identifier is, and a
+		// different one means the logo was replaced (ModifyPlan plans it back).
+		if logo := col.Settings.LogoImage; logo != "" {
+			m.LogoImage = types.StringValue(logo)
+		}
+		return true
+	})
 }
 
 func (r *collectionLogoResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
