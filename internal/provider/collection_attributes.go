@@ -94,8 +94,8 @@ var (
 // attributeKit makes computed attributes of one schema package (resource
 // or data source), so that one builder serves both.
 type attributeKit[A any] struct {
-	str, int64, boolean func(computedField) A
-	list                func(description string, nested map[string]A) A
+	str, integer, boolean func(computedField) A
+	list                  func(description string, nested map[string]A) A
 }
 
 var resourceKit = attributeKit[rschema.Attribute]{
@@ -106,15 +106,14 @@ var resourceKit = attributeKit[rschema.Attribute]{
 		}
 		return a
 	},
-	int64: func(f computedField) rschema.Attribute {
+	integer: func(f computedField) rschema.Attribute {
 		return rschema.Int64Attribute{MarkdownDescription: f.description, Computed: true}
 	},
 	boolean: func(f computedField) rschema.Attribute {
 		return rschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
 	},
-	list: func(description string, nested map[string]rschema.Attribute) rschema.Attribute {
-		return rschema.ListNestedAttribute{MarkdownDescription: description, Computed: true,
-			NestedObject: rschema.NestedAttributeObject{Attributes: nested}}
+	list: func(d string, nested map[string]rschema.Attribute) rschema.Attribute {
+		return rschema.ListNestedAttribute{MarkdownDescription: d, Computed: true, NestedObject: rschema.NestedAttributeObject{Attributes: nested}}
 	},
 }
 
@@ -123,15 +122,14 @@ var dataSourceKit = attributeKit[dschema.Attribute]{
 	str: func(f computedField) dschema.Attribute {
 		return dschema.StringAttribute{MarkdownDescription: f.description, Computed: true}
 	},
-	int64: func(f computedField) dschema.Attribute {
+	integer: func(f computedField) dschema.Attribute {
 		return dschema.Int64Attribute{MarkdownDescription: f.description, Computed: true}
 	},
 	boolean: func(f computedField) dschema.Attribute {
 		return dschema.BoolAttribute{MarkdownDescription: f.description, Computed: true}
 	},
-	list: func(description string, nested map[string]dschema.Attribute) dschema.Attribute {
-		return dschema.ListNestedAttribute{MarkdownDescription: description, Computed: true,
-			NestedObject: dschema.NestedAttributeObject{Attributes: nested}}
+	list: func(d string, nested map[string]dschema.Attribute) dschema.Attribute {
+		return dschema.ListNestedAttribute{MarkdownDescription: d, Computed: true, NestedObject: dschema.NestedAttributeObject{Attributes: nested}}
 	},
 }
 
@@ -141,7 +139,7 @@ func computedAttributes[A any](kit attributeKit[A], fields []computedField) map[
 	for _, f := range fields {
 		switch f.typ {
 		case types.Int64Type:
-			out[f.name] = kit.int64(f)
+			out[f.name] = kit.integer(f)
 		case types.BoolType:
 			out[f.name] = kit.boolean(f)
 		default:
