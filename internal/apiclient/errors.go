@@ -112,10 +112,18 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 
 // JobFailedError: an asynchronous job ended in failure.
 type JobFailedError struct {
-	What   string
+	What   string // JobGeneration, JobConversion or JobDownloadPackage
 	Hash   string
 	Status string
 }
+
+// The asynchronous jobs of the spec ("States and transitions"), as
+// JobFailedError.What names them.
+const (
+	JobGeneration      = "generation"       // collection.createFromTemplate, collection.createCatalog
+	JobConversion      = "conversion"       // flipbook.add
+	JobDownloadPackage = "download package" // collection.downloadHTML
+)
 
 func (e *JobFailedError) Error() string {
 	return fmt.Sprintf("flipbook %s of %s failed (status %q)", e.What, e.Hash, e.Status)

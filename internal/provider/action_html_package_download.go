@@ -167,9 +167,8 @@ func (a *htmlPackageDownloadAction) waitForPackage(ctx context.Context, hash str
 	switch {
 	case errors.As(err, &job):
 		diags.AddAttributeError(path.Root("collection_hash"), "HTML Package Generation Failed", fmt.Sprintf(
-			"The service reported that packaging collection %s as HTML failed (status %s), so nothing was written. "+
-				"A collection whose own generation failed cannot be packaged: check the collection in the web "+
-				"application (regenerate or fix it), then invoke the action again.", hash, job.Status))
+			"The service reported that packaging collection %s as HTML failed (status %s), so nothing was written.\n\n%s",
+			hash, job.Status, apiErrorAdvice(err)))
 		return nil, false
 	case err != nil:
 		addAPIAttributeError(diags, path.Root("collection_hash"), "Error Generating HTML Package",

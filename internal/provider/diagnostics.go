@@ -72,7 +72,7 @@ func apiErrorAdvice(err error) string {
 	case errors.As(err, &outcome):
 		return outcomeUnknownAdvice(outcome.Action)
 	case errors.As(err, &job):
-		return "The service accepted the job but reported that it failed. Check the inputs it was given, then apply again."
+		return jobFailedAdvice(job.What)
 	case errors.As(err, &decode):
 		return "The service answered with something that is not an API response, as a proxy or an outage does. " +
 			"Try again later; if it persists, check base_url and upload_url."
@@ -119,6 +119,19 @@ func outcomeUnknownAdvice(action string) string {
 			"quota; import it (flipbook_document, <collection_hash>/<flipbook_hash>) rather than adding it again."
 	}
 	return "The provider could not prove whether the request took effect. Check the account for the result before applying again."
+}
+
+// jobFailedAdvice says what to do when a job the service accepted ended in
+// failure.
+func jobFailedAdvice(what string) string {
+	switch what {
+	case apiclient.JobConversion:
+		return "Check that the PDF opens in a viewer, then apply again."
+	case apiclient.JobDownloadPackage:
+		return "A collection whose own generation failed cannot be packaged: check the collection in the web " +
+			"application (regenerate or fix it), then try again."
+	}
+	return "The service accepted the job but reported that it failed. Check the inputs it was given, then apply again."
 }
 
 // codeAdvice says what to do about an envelope code, and about the

@@ -25,6 +25,8 @@ func TestAPIErrorAdvice(t *testing.T) {
 		{&apiclient.APIError{Action: "collection.setPermissions", Code: 40}, "Enable SSO in the workspace settings"},
 		{&apiclient.APIError{Action: "collection.createCatalog", Code: 40}, "Correct the attributes named above"},
 		{&apiclient.APIError{Action: "collection.getPermissions", Code: 48}, "not password-protected"},
+		{&apiclient.JobFailedError{What: apiclient.JobConversion, Hash: "f-1", Status: "FAILED"}, "PDF opens in a viewer"},
+		{&apiclient.JobFailedError{What: apiclient.JobDownloadPackage, Hash: "c-1", Status: "FAILED"}, "regenerate or fix it"},
 	} {
 		if got := apiErrorAdvice(tt.err); !strings.Contains(got, tt.want) {
 			t.Errorf("advice for %v: %q lacks %q", tt.err, got, tt.want)

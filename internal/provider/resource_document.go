@@ -242,7 +242,7 @@ func (r *documentResource) Create(ctx context.Context, req resource.CreateReques
 			resp.Diagnostics.AddError("Document Conversion Failed", fmt.Sprintf(
 				"The service accepted the document as flipbook %s in collection %s, but its conversion failed (%v). "+
 					"The resource is tainted: the next apply replaces it (the failed flipbook stays in the collection; remove it "+
-					"in the web application). Check that the PDF opens in a viewer.", fb.FlipbookHash, hash, err))
+					"in the web application).\n\n%s", fb.FlipbookHash, hash, err, apiErrorAdvice(err)))
 		} else {
 			addAPIError(&resp.Diagnostics, "Error Waiting For Document Conversion",
 				fmt.Sprintf("waiting for flipbook %s in collection %s to convert", fb.FlipbookHash, hash), err)
