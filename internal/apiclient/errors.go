@@ -66,7 +66,8 @@ func (e *APIError) Error() string {
 // OutcomeUnknownError: a mutating call failed after it may have reached the
 // service, and the client could not prove whether it took effect.
 // What is done about one is decided per operation in policy.go; Note says
-// what was tried (empty: it was not re-sent).
+// what was tried (empty: it was not re-sent). Its text states what happened;
+// what the user can do about it is the caller's to say.
 type OutcomeUnknownError struct {
 	Action string
 	Err    error
@@ -80,31 +81,13 @@ func (e *OutcomeUnknownError) Error() string {
 	}
 	note := e.Note
 	if note == "" {
-		note = "it was not re-sent, to avoid doing it twice"
+		note = "it was not re-sent"
 	}
-	return fmt.Sprintf("flipbook API %s: %s: the request may have reached the service before it failed (%s); "+
-		"%s. %s", e.Action, outcomeUnknownPreamble, cause, note, whatToCheck(e.Action))
+	return fmt.Sprintf("flipbook API %s: %s: the request may have reached the service before it failed (%s); %s",
+		e.Action, outcomeUnknownPreamble, cause, note)
 }
 
 func (e *OutcomeUnknownError) Unwrap() error { return e.Err }
-
-// whatToCheck tells the user how to find out whether the call took effect.
-func whatToCheck(action string) string {
-	switch action {
-	case ActionCreateFromTemplate, ActionCreateCatalog:
-		return "A collection may have been created: look for it in the account by its title, then import it or delete it before applying again."
-	case ActionSetPermissions:
-		return "Read the access list (collection.getPermissions) to see whether it was replaced; notification emails may have been sent."
-	case ActionSetLogo:
-		return "Read the collection (collection.getCollection) and check settings.logoImage."
-	case ActionDeleteBackgroundImage:
-		return "Read the collection (collection.getCollection) to see whether the background image is gone."
-	case ActionAddFlipbook:
-		return "List the collection's items (collection.getCollection): a new flipbook may have been added and may count against the upload quota."
-	default:
-		return "Check the state on the service before trying again."
-	}
-}
 
 // DecodeError: the body was not an envelope (an HTML error page, a truncated
 // body).
@@ -129,10 +112,18 @@ func (e *DecodeError) Unwrap() error { return e.Err }
 
 // JobFailedError: an asynchronous job ended in failure.
 type JobFailedError struct {
-	What   string
+	What   string // JobGeneration, JobConversion or JobDownloadPackage
 	Hash   string
 	Status string
 }
+
+// The asynchronous jobs of the spec ("States and transitions"), as
+// JobFailedError.What names them.
+const (
+	JobGeneration      = "generation"       // collection.createFromTemplate, collection.createCatalog
+	JobConversion      = "conversion"       // flipbook.add
+	JobDownloadPackage = "download package" // collection.downloadHTML
+)
 
 func (e *JobFailedError) Error() string {
 	return fmt.Sprintf("flipbook %s of %s failed (status %q)", e.What, e.Hash, e.Status)

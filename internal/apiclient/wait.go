@@ -212,7 +212,7 @@ func (c *Client) WaitForGeneration(ctx context.Context, collectionHash string, p
 		return last, err
 	}
 	if strings.EqualFold(last.FlipbookStatus, FlipbookFailed) {
-		return last, &JobFailedError{What: "generation", Hash: collectionHash, Status: last.FlipbookStatus}
+		return last, &JobFailedError{What: JobGeneration, Hash: collectionHash, Status: last.FlipbookStatus}
 	}
 	return last, nil
 }
@@ -248,7 +248,7 @@ func (c *Client) WaitForConversion(ctx context.Context, collectionHash, flipbook
 		return lastItem, lastColl, err
 	}
 	if strings.EqualFold(lastItem.ConvertStatus, StatusFailed) {
-		return lastItem, lastColl, &JobFailedError{What: "conversion", Hash: flipbookHash, Status: lastItem.ConvertStatus}
+		return lastItem, lastColl, &JobFailedError{What: JobConversion, Hash: flipbookHash, Status: lastItem.ConvertStatus}
 	}
 	return lastItem, lastColl, nil
 }
@@ -269,7 +269,7 @@ func (c *Client) WaitForDownload(ctx context.Context, collectionHash string, pro
 		return last, err
 	}
 	if strings.EqualFold(last.Status, StatusFailed) {
-		return last, &JobFailedError{What: "download package", Hash: collectionHash, Status: last.Status}
+		return last, &JobFailedError{What: JobDownloadPackage, Hash: collectionHash, Status: last.Status}
 	}
 	return last, nil
 }

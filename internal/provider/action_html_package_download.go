@@ -48,12 +48,10 @@ type htmlPackageDownloadModel struct {
 const linkAttempts = 3
 
 func (a *htmlPackageDownloadAction) Schema(ctx context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	tmo, ok := timeouts.AttributesWithOpts(ctx, timeouts.Opts{
+	tmo, ok := unwrapTimeouts[schema.SingleNestedAttribute](timeouts.AttributesWithOpts(ctx, timeouts.Opts{
 		InvokeDescription: "How long to wait for the package and its download, such as `\"10m\"`; default `\"5m\"`.",
-	}).(schema.SingleNestedAttribute)
+	}), &resp.Diagnostics)
 	if !ok {
-		resp.Diagnostics.AddError("Provider Schema Bug", "The timeouts attribute is not a single nested attribute. "+
-			"This is a bug in the provider; please report it.")
 		return
 	}
 	tmo.MarkdownDescription = "Operation timeouts. `invoke` bounds the wait for the package and the download."
@@ -169,9 +167,8 @@ func (a *htmlPackageDownloadAction) waitForPackage(ctx context.Context, hash str
 	switch {
 	case errors.As(err, &job):
 		diags.AddAttributeError(path.Root("collection_hash"), "HTML Package Generation Failed", fmt.Sprintf(
-			"The service reported that packaging collection %s as HTML failed (status %s), so nothing was written. "+
-				"A collection whose own generation failed cannot be packaged: check the collection in the web "+
-				"application (regenerate or fix it), then invoke the action again.", hash, job.Status))
+			"The service reported that packaging collection %s as HTML failed (status %s), so nothing was written.\n\n%s",
+			hash, job.Status, apiErrorAdvice(err)))
 		return nil, false
 	case err != nil:
 		addAPIAttributeError(diags, path.Root("collection_hash"), "Error Generating HTML Package",

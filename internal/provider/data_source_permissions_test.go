@@ -37,7 +37,7 @@ data "flipbook_permissions" "handbook" { collection_hash = "pub-private-1" }
 			},
 			{
 				Config:      emu.providerConfig("") + `data "flipbook_permissions" "public" { collection_hash = "pub-public-1" }`,
-				ExpectError: msgRe("Error Reading Collection Permissions", "code 48", "published, private, and not password-protected"),
+				ExpectError: msgRe("Error Reading Collection Permissions", "code 48", "not password-protected"),
 			},
 		},
 	})

@@ -40,12 +40,10 @@ type htmlPackageModel struct {
 }
 
 func (e *htmlPackageEphemeral) Schema(ctx context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
-	tmo, ok := timeouts.AttributesWithOpts(ctx, timeouts.Opts{
+	tmo, ok := unwrapTimeouts[schema.SingleNestedAttribute](timeouts.AttributesWithOpts(ctx, timeouts.Opts{
 		OpenDescription: "How long to wait for the package, such as `\"10m\"`; default `\"5m\"`.",
-	}).(schema.SingleNestedAttribute)
+	}), &resp.Diagnostics)
 	if !ok {
-		resp.Diagnostics.AddError("Provider Schema Bug", "The timeouts attribute is not a single nested attribute. "+
-			"This is a bug in the provider; please report it.")
 		return
 	}
 	tmo.MarkdownDescription = "Operation timeouts. Only `open` applies: it bounds the wait for the package."
@@ -106,10 +104,8 @@ func (e *htmlPackageEphemeral) Open(ctx context.Context, req ephemeral.OpenReque
 		// that the configuration can test status, and warn.
 		resp.Diagnostics.AddAttributeWarning(path.Root("collection_hash"), "HTML Package Generation Failed", fmt.Sprintf(
 			"The service reported that packaging collection %s as HTML failed (status %s), so status is %q and "+
-				"resource_url is null. A collection whose own generation failed cannot be packaged: check the collection "+
-				"in the web application (regenerate or fix it), then run Terraform again to request a new package. "+
-				"Whatever uses the link should check status == \"COMPLETE\" first (for example in a precondition).",
-			hash, job.Status, job.Status))
+				"resource_url is null. Whatever uses the link should check status == \"COMPLETE\" first (for example in "+
+				"a precondition).\n\n%s", hash, job.Status, job.Status, apiErrorAdvice(err)))
 		m.Status = types.StringValue(job.Status)
 		m.ResourceURL = types.StringNull()
 	case err != nil:

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
@@ -81,12 +80,7 @@ func (r *collectionBackgroundResource) Create(ctx context.Context, req resource.
 	hash := plan.CollectionHash.ValueString()
 	col, err := r.client.DeleteBackgroundImage(ctx, hash, apiclient.ResponseFormat{})
 	if err != nil {
-		doing := "removing the background image of collection " + hash
-		if apiclient.IsCollectionNotFound(err) || apiclient.IsForbidden(err) {
-			addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Removing Background Image", doing, err)
-		} else {
-			addAPIError(&resp.Diagnostics, "Error Removing Background Image", doing, err)
-		}
+		addCollectionAPIError(&resp.Diagnostics, "Error Removing Background Image", "removing the background image of collection "+hash, err)
 		return
 	}
 	plan.ID = types.StringValue(hash)
@@ -106,24 +100,13 @@ func applyBackground(m *collectionBackgroundModel, col *apiclient.Collection) {
 }
 
 func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
-	var state collectionBackgroundModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := state.CollectionHash.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
-	if removeIfCollectionGone(ctx, resp, err, hash, "its background setting", adviceNewHash) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error Reading Background", "reading collection "+hash, err)
-		return
-	}
-	state.ID = types.StringValue(hash)
-	applyBackground(&state, col)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readFromCollection(ctx, &r.resourceBase, req, resp, func(m *collectionBackgroundModel) collectionRead {
+		return collectionRead{hash: m.CollectionHash.ValueString(), what: "its background setting", summary: "Error Reading Background"}
+	}, func(m *collectionBackgroundModel, col *apiclient.Collection, _ *resource.ReadResponse) bool {
+		m.ID = types.StringValue(m.CollectionHash.ValueString())
+		applyBackground(m, col)
+		return true
+	})
 }
 
 // Update is never planned (every input replaces); it keeps the state as it is.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -213,10 +212,8 @@ func (r *collectionLogoResource) setLogo(ctx context.Context, m *collectionLogoM
 			addAPIAttributeError(diags, at, "Logo Image Too Large", doing, err)
 		case apiclient.IsInvalidFileFormat(err):
 			addAPIAttributeError(diags, at, "Logo Image Not Accepted", doing, err)
-		case apiclient.IsCollectionNotFound(err), apiclient.IsForbidden(err):
-			addAPIAttributeError(diags, path.Root("collection_hash"), "Error Setting Logo", doing, err)
 		default:
-			addAPIError(diags, "Error Setting Logo", doing, err)
+			addCollectionAPIError(diags, "Error Setting Logo", doing, err)
 		}
 		return false
 	}
@@ -226,28 +223,17 @@ func (r *collectionLogoResource) setLogo(ctx context.Context, m *collectionLogoM
 }
 
 func (r *collectionLogoResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
-	var state collectionLogoModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := state.CollectionHash.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
-	if removeIfCollectionGone(ctx, resp, err, hash, "its logo", adviceNewHash) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error Reading Logo", "reading collection "+hash, err)
-		return
-	}
-	state.ID = types.StringValue(hash)
-	// The click URL is never returned; the logo identifier is, and a
-	// different one means the logo was replaced (ModifyPlan plans it back).
-	if logo := col.Settings.LogoImage; logo != "" {
-		state.LogoImage = types.StringValue(logo)
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readFromCollection(ctx, &r.resourceBase, req, resp, func(m *collectionLogoModel) collectionRead {
+		return collectionRead{hash: m.CollectionHash.ValueString(), what: "its logo", summary: "Error Reading Logo"}
+	}, func(m *collectionLogoModel, col *apiclient.Collection, _ *resource.ReadResponse) bool {
+		m.ID = types.StringValue(m.CollectionHash.ValueString())
+		// The click URL is never returned; the logo identifier is, and a
+		// different one means the logo was replaced (ModifyPlan plans it back).
+		if logo := col.Settings.LogoImage; logo != "" {
+			m.LogoImage = types.StringValue(logo)
+		}
+		return true
+	})
 }
 
 func (r *collectionLogoResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -363,35 +362,18 @@ func retryWhileInProgress(ctx context.Context, doing, hash string, call func() e
 	}
 }
 
-// addPermissionsAPIError is addAPIError with advice for the
-// permission-specific answers the generic advice cannot know.
+// addPermissionsAPIError is addAPIError for collection.setPermissions: a
+// refused list (40) is shown on permissions; a collection that cannot take
+// one (48), is gone or is not ours, on collection_hash.
 func addPermissionsAPIError(diags *diag.Diagnostics, summary, doing string, err error) {
-	var ae *apiclient.APIError
-	if !errors.As(err, &ae) {
-		addAPIError(diags, summary, doing, err)
-		return
-	}
-	msgs := strings.Join(append([]string{ae.Message}, ae.Errors...), "\n")
-	var advice string
 	switch {
-	case strings.Contains(msgs, "OTP permissions are not available"):
-		advice = "The account's plan does not include one-time-passcode (otp) access. Upgrade the plan, or use teammate entries."
-	case strings.Contains(msgs, "SSO permissions are not available"):
-		advice = "The account's plan does not include single sign-on (sso) access. Upgrade the plan, or use teammate or otp entries."
-	case strings.Contains(msgs, "SSO is not enabled"):
-		advice = "Single sign-on is on the plan but not enabled for this workspace. Enable SSO in the workspace settings, then apply again."
-	case ae.Code == apiclient.CodeNotEligible:
-		diags.AddAttributeError(path.Root("collection_hash"), summary, fmt.Sprintf(
-			"The provider failed while %s: %s.\n\nAn access list can be set only on a collection that is all three of:\n"+
-				"  - published (not editable),\n  - private,\n  - not password-protected.\n"+
-				"Change the collection's access settings in the service, then apply again.", doing, err))
-		return
+	case apiclient.IsValidation(err):
+		addAPIAttributeError(diags, path.Root("permissions"), summary, doing, err)
+	case apiclient.IsNotEligible(err):
+		addAPIAttributeError(diags, path.Root("collection_hash"), summary, doing, err)
+	default:
+		addCollectionAPIError(diags, summary, doing, err)
 	}
-	if advice == "" {
-		addAPIError(diags, summary, doing, err)
-		return
-	}
-	diags.AddAttributeError(path.Root("permissions"), summary, fmt.Sprintf("The provider failed while %s: %s.\n\n%s", doing, err, advice))
 }
 
 func (r *collectionPermissionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -406,18 +388,15 @@ func (r *collectionPermissionsResource) Read(ctx context.Context, req resource.R
 		hash = state.ID.ValueString()
 	}
 	saved, err := r.client.GetPermissions(ctx, hash)
-	if removeIfCollectionGone(ctx, resp, err, hash, "its access list", adviceNewHash) {
-		return
-	}
-	switch {
-	case apiclient.IsNotEligible(err):
+	if apiclient.IsNotEligible(err) {
 		resp.Diagnostics.AddWarning("Collection No Longer Takes An Access List", fmt.Sprintf(
 			"Collection %s is no longer published, private and without a password, so it has no access list to manage; "+
 				"the list was removed from the state. Restore those settings and apply to set it again.", hash))
 		resp.State.RemoveResource(ctx)
 		return
-	case err != nil:
-		addAPIError(&resp.Diagnostics, "Error Reading Collection Permissions", "reading the access list of collection "+hash, err)
+	}
+	if (collectionRead{hash: hash, what: "its access list", summary: "Error Reading Collection Permissions",
+		doing: "reading the access list of collection " + hash}).done(ctx, resp, err) {
 		return
 	}
 	var prior []permissionEntry

@@ -242,7 +242,7 @@ func (r *documentResource) Create(ctx context.Context, req resource.CreateReques
 			resp.Diagnostics.AddError("Document Conversion Failed", fmt.Sprintf(
 				"The service accepted the document as flipbook %s in collection %s, but its conversion failed (%v). "+
 					"The resource is tainted: the next apply replaces it (the failed flipbook stays in the collection; remove it "+
-					"in the web application). Check that the PDF opens in a viewer.", fb.FlipbookHash, hash, err))
+					"in the web application).\n\n%s", fb.FlipbookHash, hash, err, apiErrorAdvice(err)))
 		} else {
 			addAPIError(&resp.Diagnostics, "Error Waiting For Document Conversion",
 				fmt.Sprintf("waiting for flipbook %s in collection %s to convert", fb.FlipbookHash, hash), err)
@@ -286,43 +286,32 @@ func (r *documentResource) addUploadError(ctx context.Context, diags *diag.Diagn
 		addAPIAttributeError(diags, at, "Document Has Too Many Pages", doing, err)
 	case apiclient.IsInvalidFileFormat(err):
 		addAPIAttributeError(diags, at, "Document Is Not A Readable PDF", doing, err)
-	case apiclient.IsCollectionNotFound(err), apiclient.IsForbidden(err):
-		addAPIAttributeError(diags, path.Root("collection_hash"), "Error Adding Document", doing, err)
 	default:
-		addAPIError(diags, "Error Adding Document", doing, err)
+		addCollectionAPIError(diags, "Error Adding Document", doing, err)
 	}
 }
 
 func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
-	var state documentModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash, id := state.CollectionHash.ValueString(), state.ID.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
-	if removeIfCollectionGone(ctx, resp, err, hash, "flipbook "+id, adviceNewHash) {
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "Error Reading Document", fmt.Sprintf("reading collection %s for flipbook %s", hash, id), err)
-		return
-	}
-	for i := range col.CollectionItems {
-		if it := &col.CollectionItems[i]; it.FlipbookHash == id {
-			// Title and description follow the service, so that a change
-			// made in the web application shows as drift.
-			state.Title, state.Description = types.StringNull(), types.StringNull()
-			applyItem(&state, it)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-			return
+	readFromCollection(ctx, &r.resourceBase, req, resp, func(m *documentModel) collectionRead {
+		hash, id := m.CollectionHash.ValueString(), m.ID.ValueString()
+		return collectionRead{hash: hash, what: "flipbook " + id, summary: "Error Reading Document",
+			doing: fmt.Sprintf("reading collection %s for flipbook %s", hash, id)}
+	}, func(m *documentModel, col *apiclient.Collection, resp *resource.ReadResponse) bool {
+		for i := range col.CollectionItems {
+			if it := &col.CollectionItems[i]; it.FlipbookHash == m.ID.ValueString() {
+				// Title and description follow the service, so that a change
+				// made in the web application shows as drift.
+				m.Title, m.Description = types.StringNull(), types.StringNull()
+				applyItem(m, it)
+				return true
+			}
 		}
-	}
-	resp.Diagnostics.AddWarning("Document No Longer Exists", fmt.Sprintf(
-		"Collection %s no longer has flipbook %s (it was removed outside Terraform), so it was removed from the Terraform "+
-			"state and the next plan proposes to add the document again.", hash, id))
-	resp.State.RemoveResource(ctx)
+		resp.Diagnostics.AddWarning("Document No Longer Exists", fmt.Sprintf(
+			"Collection %s no longer has flipbook %s (it was removed outside Terraform), so it was removed from the Terraform "+
+				"state and the next plan proposes to add the document again.", m.CollectionHash.ValueString(), m.ID.ValueString()))
+		resp.State.RemoveResource(ctx)
+		return false
+	})
 }
 
 // Update happens only when the source attributes change without new content:

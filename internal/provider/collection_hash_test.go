@@ -1,12 +1,9 @@
 package provider
 
 import (
-	"context"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -158,32 +155,5 @@ func TestDestroyWithoutAPIOperationWarns(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// withTimeout bounds the context by the configured value, and leaves it
-// unbounded with the error when the value cannot be read.
-func TestWithTimeout(t *testing.T) {
-	var diags diag.Diagnostics
-	var gotDefault time.Duration
-	ctx, cancel := withTimeout(t.Context(), func(_ context.Context, def time.Duration) (time.Duration, diag.Diagnostics) {
-		gotDefault = def
-		return time.Hour, nil
-	}, 5*time.Minute, &diags)
-	defer cancel()
-	deadline, ok := ctx.Deadline()
-	if diags.HasError() || !ok || time.Until(deadline) < 59*time.Minute || time.Until(deadline) > time.Hour {
-		t.Errorf("deadline %v (set: %v, diags %v), want an hour from now", deadline, ok, diags)
-	}
-	if gotDefault != 5*time.Minute {
-		t.Errorf("the default passed on was %v", gotDefault)
-	}
-
-	ctx, cancel = withTimeout(t.Context(), func(context.Context, time.Duration) (time.Duration, diag.Diagnostics) {
-		return 0, diag.Diagnostics{diag.NewErrorDiagnostic("Timeout Cannot Be Parsed", "bad")}
-	}, time.Minute, &diags)
-	defer cancel()
-	if _, ok := ctx.Deadline(); ok || !diags.HasError() {
-		t.Errorf("an unreadable value must be an error and set no deadline (diags %v)", diags)
 	}
 }

@@ -1,0 +1,122 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+)
+
+// This file holds what the resources that work on a collection by its hash
+// share (flipbook_collection_permissions, flipbook_collection_logo,
+// flipbook_collection_background, flipbook_document, and the generated
+// collections for their Read): the id and collection_hash attributes, import
+// by that hash, and the Read path when the collection has gone.
+
+// collectionIDAttribute is the id of a resource that configures one
+// collection: that collection's hash, which never changes for the resource.
+func collectionIDAttribute() schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: "The collection hash.",
+		Computed:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+	}
+}
+
+// collectionHashAttribute is the collection a resource is attached to. The
+// API cannot move a setting or a document to another collection, so a new
+// hash replaces the resource.
+func collectionHashAttribute(description string) schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: description,
+		Required:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		Validators:          nonEmptyString(),
+	}
+}
+
+// adviceNewHash is what to do when a collection hash has gone: publishing is
+// the usual cause, and it leaves the collection under a new hash.
+const adviceNewHash = "If the collection was published, publishing replaced its temporary hash with a final one: " +
+	"point collection_hash at the new hash."
+
+// collectionRead is what a resource's Read says about the collection it
+// reads.
+type collectionRead struct {
+	hash    string
+	what    string // what leaves the state when the collection has gone: "its logo"
+	advice  string // what to do then; adviceNewHash when empty
+	summary string // of any other failure: "Error Reading Logo"
+	doing   string // for that failure; "reading collection <hash>" when empty
+}
+
+// done is the Read path every resource on a collection shares, once its call
+// has answered err: nil goes on (false). Code 46 (the collection hash no
+// longer exists) removes the resource from state with a warning that says
+// why and what to do. Any other error, code 43 (deleted, or another
+// account's) included, is an error that keeps the state: wrong credentials
+// must never make Terraform forget real objects.
+func (rd collectionRead) done(ctx context.Context, resp *resource.ReadResponse, err error) bool {
+	switch {
+	case err == nil:
+		return false
+	case apiclient.IsCollectionNotFound(err):
+		advice := rd.advice
+		if advice == "" {
+			advice = adviceNewHash
+		}
+		resp.Diagnostics.AddWarning("Flipbook Collection No Longer Exists", fmt.Sprintf(
+			"The service no longer knows collection %s (code 46), so %s was removed from the Terraform state and the next "+
+				"plan proposes to create it again. %s", rd.hash, rd.what, advice))
+		resp.State.RemoveResource(ctx)
+	default:
+		doing := rd.doing
+		if doing == "" {
+			doing = "reading collection " + rd.hash
+		}
+		addAPIError(&resp.Diagnostics, rd.summary, doing, err)
+	}
+	return true
+}
+
+// readFromCollection is the Read of a resource that mirrors part of a
+// collection: it decodes the state into a model M, reads the collection
+// (collection.getCollection) along the path at returns for that state, and
+// lets apply copy what the service reports into the model, which is saved
+// unless apply returns false (having said why in resp).
+func readFromCollection[M any](ctx context.Context, b *resourceBase, req resource.ReadRequest, resp *resource.ReadResponse,
+	at func(*M) collectionRead, apply func(*M, *apiclient.Collection, *resource.ReadResponse) bool,
+) {
+	defer b.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	rd := at(&state)
+	col, err := b.client.GetCollection(ctx, rd.hash)
+	if rd.done(ctx, resp, err) || !apply(&state, col, resp) || resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// importCollectionHash imports a resource whose id is the hash of the
+// collection it configures; typeName names it in the error.
+func importCollectionHash(ctx context.Context, typeName string, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if strings.TrimSpace(req.ID) == "" {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf(
+			"The import ID is empty, and %s is identified by the hash of the collection it configures. "+
+				"Import it with that hash, such as `terraform import %s.example <collection_hash>`.", typeName, typeName))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
+}
