@@ -91,7 +91,7 @@ func TestAccHTMLPackageDownloadAction_trigger(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	dest := filepath.Join(t.TempDir(), "out", "handbook.zip") // "out" does not exist yet
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   actionCLIs,
 		Steps: []resource.TestStep{
 			{
@@ -140,7 +140,7 @@ func TestAccHTMLPackageDownloadAction_errors(t *testing.T) {
 	}
 
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   actionCLIs,
 		Steps: []resource.TestStep{
 			{

@@ -30,7 +30,7 @@ func TestAccCollectionDataSource_fixture(t *testing.T) {
 	}
 	settings := func(name string) tfjsonpath.Path { return tfjsonpath.New("settings").AtMapKey(name) }
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + handbookConfig,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -60,7 +60,7 @@ func TestAccCollectionDataSource_fixture(t *testing.T) {
 func TestAccCollectionDataSource_generated(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + brochure("Read back", "") + `
 data "flipbook_collection" "brochure" {
@@ -81,7 +81,7 @@ data "flipbook_collection" "brochure" {
 func TestAccCollectionDataSource_errors(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      e.providerConfig("") + `data "flipbook_collection" "x" { collection_hash = "no-such-hash" }`,
@@ -103,7 +103,7 @@ func TestAccCollectionDataSource_errors(t *testing.T) {
 func TestAccCollectionDataSource_example(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + readExample(t, "data-sources/flipbook_collection/data-source.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{

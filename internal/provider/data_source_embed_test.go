@@ -39,7 +39,7 @@ data "flipbook_embed" "responsive" {
 			knownvalue.StringRegexp(regexp.MustCompile(re)))
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,

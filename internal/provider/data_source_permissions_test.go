@@ -20,7 +20,7 @@ func TestAccPermissionsDataSource(t *testing.T) {
 		}
 	}))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: emu.providerConfig("") + `

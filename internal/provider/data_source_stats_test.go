@@ -17,7 +17,7 @@ func TestAccStatsDataSource(t *testing.T) {
 	}))
 	addr := "data.flipbook_stats.handbook"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				// The fixture's one-item collection: its item is fb-<hash>.

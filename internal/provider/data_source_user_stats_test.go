@@ -20,7 +20,7 @@ func TestAccUserStatsDataSource(t *testing.T) {
 	}))
 	addr := "data.flipbook_user_stats.me"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: emu.providerConfig("") + `data "flipbook_user_stats" "me" {}`,
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -25,9 +25,9 @@ import (
 
 // withEcho adds the echo provider, which copies an ephemeral value into the
 // state of its echo resource so that a test can look at it.
-func withEcho() map[string]func() (tfprotov6.ProviderServer, error) {
+func withEcho(t *testing.T) map[string]func() (tfprotov6.ProviderServer, error) {
 	f := map[string]func() (tfprotov6.ProviderServer, error){"echo": echoprovider.NewProviderServer()}
-	for k, v := range testAccProtoV6ProviderFactories {
+	for k, v := range testAccProviderFactories(t) {
 		f[k] = v
 	}
 	return f
@@ -51,7 +51,7 @@ func TestAccHTMLPackageEphemeral(t *testing.T) {
 	urlRe := regexp.MustCompile(`^http://127\.0\.0\.1:\d+/_emulator/packages/[0-9a-f]{32}\.zip$`)
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
-		ProtoV6ProviderFactories: withEcho(),
+		ProtoV6ProviderFactories: withEcho(t),
 		Steps: []resource.TestStep{{
 			Config: htmlPackageConfig(emu, "pub-private-1"),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -126,7 +126,7 @@ func TestAccHTMLPackageEphemeral_failedAndWaiting(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
-		ProtoV6ProviderFactories: withEcho(),
+		ProtoV6ProviderFactories: withEcho(t),
 		Steps: []resource.TestStep{
 			{
 				Config: htmlPackageConfig(emu, generating),
@@ -147,7 +147,7 @@ func TestAccHTMLPackageEphemeral_failedAndWaiting(t *testing.T) {
 	// no link (the warning is checked in TestHTMLPackageFailedWarns).
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
-		ProtoV6ProviderFactories: withEcho(),
+		ProtoV6ProviderFactories: withEcho(t),
 		Steps: []resource.TestStep{{
 			Config: htmlPackageConfig(emu, failed),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -166,7 +166,7 @@ func TestAccHTMLPackageEphemeral_packageFailed(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
-		ProtoV6ProviderFactories: withEcho(),
+		ProtoV6ProviderFactories: withEcho(t),
 		Steps: []resource.TestStep{{
 			PreConfig: func() {
 				if err := emu.Emulator.SetFaults(1, []string{"package_failed"}); err != nil {

@@ -144,7 +144,7 @@ func TestAccUpload_throttledUploadRetried(t *testing.T) {
 	logo := writeTestPNG(t, dir, "logo.png", 8, 8, color.RGBA{G: 255, A: 255})
 	uploadURL := throttlingUploadProxy(t, emu)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: demoProviderConfig(emu.BaseURL, uploadURL, "") + fmt.Sprintf(`
 resource "flipbook_document" "test" {

@@ -77,7 +77,7 @@ func testAccIdentity(t *testing.T, c identityCase) {
 		})
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   identityCLIs,
 		Steps:                    steps,
 	})
@@ -162,7 +162,7 @@ func TestAccIdentity_catalog(t *testing.T) {
 func TestAccIdentity_invalidImportIdentity(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   identityCLIs,
 		Steps: []resource.TestStep{
 			{

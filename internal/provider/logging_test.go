@@ -33,7 +33,7 @@ func TestAccProvider_logsNeverShowCredentials(t *testing.T) {
 	dir := t.TempDir()
 	pdf := writeTestPDF(t, dir, "manual.pdf", 2)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 provider "flipbook" {

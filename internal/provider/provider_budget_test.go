@@ -48,7 +48,7 @@ func throttleCount(e *testEmulator) int {
 func TestAccProvider_requestBudgetAvoidsThrottling(t *testing.T) {
 	e := newTestEmulator(t, throttledFixture())
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: budgetConfig(e, fmt.Sprintf("requests_per_second = %d", serviceRPS-1)),
 			Check: func(*terraform.State) error {
@@ -67,7 +67,7 @@ func TestAccProvider_requestBudgetAvoidsThrottling(t *testing.T) {
 func TestAccProvider_throttlingWithoutBudgetIsRetried(t *testing.T) {
 	e := newTestEmulator(t, throttledFixture())
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: budgetConfig(e, ""),
 			Check: func(*terraform.State) error {
@@ -78,4 +78,31 @@ func TestAccProvider_throttlingWithoutBudgetIsRetried(t *testing.T) {
 			},
 		}},
 	})
+}
+
+// The registry hands the same account, endpoint and limits one budget, and
+// any difference its own; every provider New builds shares the process's
+// registry, and a test's registry is its own.
+func TestBudgetRegistry(t *testing.T) {
+	r := &budgetRegistry{}
+	k := budgetKey{"https://api.example.com/v1/", "k", 3, 0}
+	b := r.budget(k)
+	if r.budget(k) != b {
+		t.Error("the same key got a second budget")
+	}
+	for _, other := range []budgetKey{
+		{"https://other.example.com/v1/", "k", 3, 0}, {k.baseURL, "k2", 3, 0}, {k.baseURL, "k", 4, 0}, {k.baseURL, "k", 3, 60},
+	} {
+		if r.budget(other) == b {
+			t.Errorf("%+v shares the budget of %+v", other, k)
+		}
+	}
+	if (&budgetRegistry{}).budget(k) == b {
+		t.Error("a fresh registry returned another registry's budget")
+	}
+	p1, ok1 := New("x")().(*flipbookProvider)
+	p2, ok2 := New("y")().(*flipbookProvider)
+	if !ok1 || !ok2 || p1.budgets != processBudgets || p2.budgets != processBudgets {
+		t.Error("providers built by New do not share the process's budget registry")
+	}
 }

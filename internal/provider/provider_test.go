@@ -37,9 +37,19 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testAccProtoV6ProviderFactories runs the provider in-process.
-var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"flipbook": providerserver.NewProtocol6WithError(New("test")()),
+// testAccProviderFactories runs the provider in-process with a request
+// budget registry of the test's own: tests run in parallel, and a shared
+// registry would let one test's calls spend another's budget. Within the
+// test, every provider shares the registry, as every provider of a plugin
+// process shares processBudgets.
+func testAccProviderFactories(t *testing.T) map[string]func() (tfprotov6.ProviderServer, error) {
+	t.Helper()
+	budgets := &budgetRegistry{}
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"flipbook": func() (tfprotov6.ProviderServer, error) {
+			return providerserver.NewProtocol6WithError(&flipbookProvider{version: "test", budgets: budgets})()
+		},
+	}
 }
 
 // testEmulator is one in-process emulator per test, so tests run in parallel
@@ -140,7 +150,7 @@ func serveBody(t *testing.T, body func() []byte) *httptest.Server {
 // Every attribute of every object, nested ones included, is described for
 // the generated docs.
 func TestEveryAttributeHasMarkdownDescription(t *testing.T) {
-	server, err := testAccProtoV6ProviderFactories["flipbook"]()
+	server, err := testAccProviderFactories(t)["flipbook"]()
 	if err != nil {
 		t.Fatal(err)
 	}

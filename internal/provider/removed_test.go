@@ -36,7 +36,7 @@ func TestAccRemovedBlock_document(t *testing.T) {
 	pdf := writeTestPDF(t, t.TempDir(), "manual.pdf", 2)
 	var flipbook string
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_7_0)},
 		Steps: []resource.TestStep{
 			{

@@ -102,7 +102,7 @@ func TestAccCatalog_lifecycle(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	differs := statecheck.CompareValue(compare.ValuesDiffer())
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: e.providerConfig("") + catalog(trailByPrice),
@@ -151,7 +151,7 @@ func TestAccCatalog_lifecycle(t *testing.T) {
 func TestAccCatalog_adoptAfterImport(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: e.providerConfig("") + catalog(trailByPrice)},
 			{
@@ -198,7 +198,7 @@ func TestAccCatalog_lostAnswerNamesTheCatalog(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	cfg := e.providerConfig("") + catalog(trailByPrice)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
@@ -290,7 +290,7 @@ func TestAccCatalog_validation(t *testing.T) {
 	for _, cfg := range planned {
 		steps = append(steps, resource.TestStep{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true})
 	}
-	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviderFactories(t), Steps: steps})
 	expectNoAPICalls(t, e)
 }
 
@@ -298,7 +298,7 @@ func TestAccCatalog_example(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	const addr = "flipbook_catalog.example"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + readExample(t, "resources/flipbook_catalog/resource.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{

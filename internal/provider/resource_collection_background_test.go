@@ -47,7 +47,7 @@ func TestAccCollectionBackground_lifecycle(t *testing.T) {
 	}
 	calls := func() int { return emu.Emulator.Requests()[apiclient.ActionDeleteBackgroundImage]["20"] }
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: backgroundConfig(emu, hash, ""),
@@ -94,7 +94,7 @@ func TestAccCollectionBackground_collectionGone(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	cfg := backgroundConfig(emu, "draft-1", "")
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{

@@ -70,7 +70,7 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 	srv := serveBody(t, func() []byte { return svg })
 
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: logoConfig(emu, fmt.Sprintf("file = %q\nclick_url = \"https://example.com/\"", logo)),
@@ -149,7 +149,7 @@ func TestAccCollectionLogo_planTimeChecks(t *testing.T) {
 	pdf := writeTestPDF(t, dir, "logo.pdf", 1)
 	big := writeSparseFile(t, dir, "big.png", []byte("\x89PNG\r\n\x1a\n"), 100<<20+1)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			// Not a rule of the service: a file the provider cannot read cannot be sent.
 			{Config: logoConfig(emu, `file = "does-not-exist.png"`),
@@ -183,7 +183,7 @@ func TestAccCollectionLogo_guessedLimits(t *testing.T) {
 	pdf := writeTestPDF(t, dir, "logo.png", 1)
 	big := writeSparseFile(t, dir, "big.png", []byte("\x89PNG\r\n\x1a\n"), 2<<20)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: logoConfig(emu, fmt.Sprintf("file = %q", pdf)),
 				ExpectError: msgRe("Logo Image Not Accepted", "with flipbook_collection_logo.test", "code 45")},

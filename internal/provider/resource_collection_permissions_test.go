@@ -77,7 +77,7 @@ func TestAccCollectionPermissions_lifecycle(t *testing.T) {
 	sales := `{ type = "teammate", group = "Sales" }`
 
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		CheckDestroy:             checkServicePermissions(api, hash),
 		Steps: []resource.TestStep{
 			{
@@ -196,7 +196,7 @@ func TestAccCollectionPermissions_lostAnswer(t *testing.T) {
 		}
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: lose,
@@ -301,7 +301,7 @@ func TestAccCollectionPermissions_validation(t *testing.T) {
 		steps = append(steps, resource.TestStep{Config: permissionsConfig(emu, "pub-private-1", "", entries...),
 			PlanOnly: true, ExpectNonEmptyPlan: true})
 	}
-	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviderFactories(t), Steps: steps})
 	expectNoAPICalls(t, emu)
 }
 
@@ -319,7 +319,7 @@ func TestAccCollectionPermissions_emailForms(t *testing.T) {
 		want = append(want, apiclient.Permission{Type: "otp", Email: e})
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: permissionsConfig(emu, hash, "", entries...),
@@ -339,7 +339,7 @@ func TestAccCollectionPermissions_emailForms(t *testing.T) {
 func TestAccCollectionPermissions_serviceRefusesEmail(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: permissionsConfig(emu, "pub-private-1", "", `{ type = "otp", email = "not-an-address" }`),
 			ExpectError: msgRe("Error Setting Collection Permissions", "The service refused this entry: Invalid email at index 0",
@@ -355,7 +355,7 @@ func TestAccCollectionPermissions_skippedEntries(t *testing.T) {
 	addr := "flipbook_collection_permissions.test"
 	sales := `{ type = "teammate", group = "Sales" }`
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: permissionsConfig(emu, hash, "", sales)},
 			{
@@ -389,7 +389,7 @@ func TestAccCollectionPermissions_notEligible(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	wantErr := regexp.MustCompile(`(?s)code 48.*published \(not editable\),\s+- private,\s+- not password-protected`)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: permissionsConfig(emu, "pub-public-1", "", `{ type = "teammate" }`), ExpectError: wantErr},
 			{Config: permissionsConfig(emu, "pub-password-1", "", `{ type = "teammate" }`), ExpectError: wantErr},
@@ -413,7 +413,7 @@ resource "flipbook_collection_permissions" "test" {
 }
 `, emu.BaseURL, emu.UploadURL)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config:      cfg,
 			ExpectError: regexp.MustCompile(`(?s)OTP permissions are not available on your plan.*does not include\s+one-time-passcode`),
@@ -424,7 +424,7 @@ resource "flipbook_collection_permissions" "test" {
 func TestAccCollectionPermissions_ssoNotEnabled(t *testing.T) {
 	emu := newTestEmulator(t, fixtureWith(func(f *emulator.Fixture) { f.Accounts[0].SSOEnabled = false }))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config:      permissionsConfig(emu, "pub-private-1", "", `{ type = "sso", group = "Partners" }`),
 			ExpectError: msgRe("SSO is not enabled for this workspace", "Enable SSO in the workspace settings"),
@@ -441,7 +441,7 @@ func TestAccCollectionPermissions_skippedOnCreate(t *testing.T) {
 	addr := "flipbook_collection_permissions.test"
 	sales := `{ type = "teammate", group = "Sales" }`
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      permissionsConfig(emu, hash, "", sales, `{ type = "teammate", group = "Nope" }`),
@@ -475,7 +475,7 @@ func TestAccCollectionPermissions_waitsWhileInProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: permissionsConfig(emu, hash, "", `{ type = "teammate", group = "Sales" }`),
 			Check: resource.ComposeAggregateTestCheckFunc(
@@ -499,7 +499,7 @@ func TestAccCollectionPermissions_collectionMadePublic(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	cfg := permissionsConfig(emu, "pub-private-1", "", `{ type = "teammate", group = "Sales" }`)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
@@ -526,7 +526,7 @@ func TestAccCollectionPermissions_emailCaseInConfig(t *testing.T) {
 	const hash = "pub-private-1"
 	addr := "flipbook_collection_permissions.test"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: permissionsConfig(emu, hash, "", `{ type = "teammate", email = "ana@example.com" }`)},
 			{
@@ -615,7 +615,7 @@ func TestAccCollectionPermissions_allSkippedKeepsList(t *testing.T) {
 	addr := "flipbook_collection_permissions.test"
 	sales := `{ type = "teammate", group = "Sales" }`
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: permissionsConfig(emu, hash, "", sales)},
 			{

@@ -78,7 +78,7 @@ func TestAccDocument_lifecycle(t *testing.T) {
 	srv := serveBody(t, func() []byte { return served })
 
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: documentConfig(emu, col, fmt.Sprintf("file = %q", pdf)),
@@ -170,7 +170,7 @@ func TestAccDocument_planTimeChecks(t *testing.T) {
 	pdf := writeTestPDF(t, dir, "ok.pdf", 1)
 	const col = "pub-private-1"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			// Not a rule of the service: a file the provider cannot read cannot be sent.
 			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q", filepath.Join(dir, "missing.pdf"))),
@@ -208,7 +208,7 @@ func TestAccDocument_serviceLimits(t *testing.T) {
 	other := writeTestPDF(t, dir, "other.pdf", 2)
 	const col = "pub-private-1"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: documentConfig(emu, col, fmt.Sprintf("file = %q", long)),
 				ExpectError: msgRe("Document Has Too Many Pages", "code 35", "more pages than a collection may hold")},
@@ -228,7 +228,7 @@ func TestAccDocument_collectionGone(t *testing.T) {
 	pdf := writeTestPDF(t, t.TempDir(), "doc.pdf", 1)
 	cfg := documentConfig(emu, "draft-1", fmt.Sprintf("file = %q", pdf))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
@@ -251,7 +251,7 @@ func TestAccDocument_badImportID(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	pdf := writeTestPDF(t, t.TempDir(), "doc.pdf", 1)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config:        documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", pdf)),
 			ResourceName:  "flipbook_document.test",
@@ -275,7 +275,7 @@ func TestAccDocument_lostAnswerAdopted(t *testing.T) {
 	addr := "flipbook_document.test"
 	cfg := documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q\n  title = \"Lost answer\"", pdf))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
@@ -327,7 +327,7 @@ func TestAccDocument_pathKnownAtApply(t *testing.T) {
 	pdf := writeTestPDF(t, t.TempDir(), "late.pdf", 2)
 	addr := "flipbook_document.test"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: emu.providerConfig("") + fmt.Sprintf(`
 resource "terraform_data" "path" {
@@ -363,7 +363,7 @@ func TestAccDocument_importAdoptsSource(t *testing.T) {
 	addr := "flipbook_document.test"
 	cfg := documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", pdf))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
@@ -432,7 +432,7 @@ func TestAccDocument_conversionFailed(t *testing.T) {
 	addr := "flipbook_document.test"
 	cfg := documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", writeTestPDF(t, t.TempDir(), "doc.pdf", 1)))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
@@ -496,7 +496,7 @@ func TestAccDocument_itemRemovedOutside(t *testing.T) {
 	cfg := proxiedDocumentConfig(base, emu.UploadURL, writeTestPDF(t, t.TempDir(), "doc.pdf", 1))
 	var created string
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -531,7 +531,7 @@ func TestAccDocument_forbiddenIsAnError(t *testing.T) {
 	})
 	cfg := proxiedDocumentConfig(base, emu.UploadURL, writeTestPDF(t, t.TempDir(), "doc.pdf", 1))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{

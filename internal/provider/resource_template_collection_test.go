@@ -141,7 +141,7 @@ func TestAccTemplateCollection_lifecycle(t *testing.T) {
 	differs := statecheck.CompareValue(compare.ValuesDiffer())
 	same := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: e.providerConfig("") + brochure("Spring brochure", ""),
@@ -230,7 +230,7 @@ import {
 }
 `
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: e.providerConfig("") + importBlock + brochure("Draft", ""),
@@ -270,7 +270,7 @@ func TestAccTemplateCollection_generationFailed(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	firstHash := func() string { return generated(e, "template")[0].CollectionHash }
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
@@ -310,7 +310,7 @@ func TestAccTemplateCollection_createTimeout(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	firstHash := func() string { return generated(e, "template")[0].CollectionHash }
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig:   func() { e.Emulator.SetGenerationDelay(time.Minute) },
@@ -340,7 +340,7 @@ func TestAccTemplateCollection_throttled(t *testing.T) {
 	fx.Limits.RequestsPerSecond = 1
 	e := newTestEmulator(t, fx)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + brochure("Throttled", ""),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -368,7 +368,7 @@ func TestAccTemplateCollection_throttled(t *testing.T) {
 func TestAccTemplateCollection_published(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: e.providerConfig("") + brochure("To publish", "")},
 			{
@@ -410,7 +410,7 @@ func TestAccTemplateCollection_published(t *testing.T) {
 func TestAccTemplateCollection_deleted(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: e.providerConfig("") + brochure("To delete", "")},
 			{
@@ -474,7 +474,7 @@ func TestAccTemplateCollection_validation(t *testing.T) {
 	for _, cfg := range planned {
 		steps = append(steps, resource.TestStep{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true})
 	}
-	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviderFactories(t), Steps: steps})
 	expectNoAPICalls(t, e)
 }
 
@@ -497,7 +497,7 @@ func TestAccTemplateCollection_serviceAnswerOnAttribute(t *testing.T) {
 }`
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: cfg("tpl-nope"), ExpectError: msgRe("Error Creating Template Collection",
 				`sections[1].templates[1].templateHash: unknown template "tpl-nope"`, "code 40")},
@@ -522,7 +522,7 @@ func TestAccTemplateCollection_example(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	const addr = "flipbook_template_collection.example"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + readExample(t, "resources/flipbook_template_collection/resource.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{

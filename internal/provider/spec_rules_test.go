@@ -83,7 +83,7 @@ func TestAccSpecInputRules(t *testing.T) {
 				}
 				steps = append(steps, step)
 			}
-			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviderFactories(t), Steps: steps})
 			if r.Provider == "plan" && r.Action != "collection.getEmbed" {
 				expectNoAPICalls(t, e)
 			}
@@ -291,7 +291,7 @@ func TestSpecRuleMessagesAreSpecific(t *testing.T) {
 // only for top-level attributes. Set elements have no index: the path of a
 // permissions entry is compared as permissions[*].
 func TestSpecInputRulesAttributePaths(t *testing.T) {
-	server, err := testAccProtoV6ProviderFactories["flipbook"]()
+	server, err := testAccProviderFactories(t)["flipbook"]()
 	if err != nil {
 		t.Fatal(err)
 	}
