@@ -12,7 +12,7 @@ import (
 )
 
 func TestAccPermissionsDataSource(t *testing.T) {
-	emu := newTestEmulator(t, fixtureWith(func(f *emulator.Fixture) {
+	emu := newTestEmulator(t, fixtureWith(t, func(f *emulator.Fixture) {
 		f.Accounts[0].Collections[0].Permissions = []emulator.PermissionFixture{
 			{Type: "teammate", Group: "Support"},
 			{Type: "teammate", Email: "Ana@Example.com"},
@@ -24,7 +24,7 @@ func TestAccPermissionsDataSource(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: emu.providerConfig("") + `
-data "flipbook_permissions" "handbook" { collection_hash = "pub-private-1" }
+data "flipbook_permissions" "handbook" { collection_hash = "col-private" }
 `,
 				ConfigStateChecks: []statecheck.StateCheck{
 					// In saved order, spelled as the service holds them.
@@ -36,8 +36,8 @@ data "flipbook_permissions" "handbook" { collection_hash = "pub-private-1" }
 				},
 			},
 			{
-				Config:      emu.providerConfig("") + `data "flipbook_permissions" "public" { collection_hash = "pub-public-1" }`,
-				ExpectError: msgRe("Error Reading Collection Permissions", "code 48", "published, private, and not password-protected"),
+				Config:      emu.providerConfig("") + `data "flipbook_permissions" "public" { collection_hash = "col-public" }`,
+				ExpectError: msgRe("Error Reading Collection Permissions", "code 48", "password-protected"),
 			},
 		},
 	})

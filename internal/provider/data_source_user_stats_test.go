@@ -12,7 +12,7 @@ import (
 )
 
 func TestAccUserStatsDataSource(t *testing.T) {
-	emu := newTestEmulator(t, fixtureWith(func(f *emulator.Fixture) {
+	emu := newTestEmulator(t, fixtureWith(t, func(f *emulator.Fixture) {
 		quota := 40
 		f.Accounts[0].UploadsPerMonth = &quota
 		f.Accounts[0].UploadsThisMonth = 13

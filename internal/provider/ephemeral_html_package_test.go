@@ -53,11 +53,11 @@ func TestAccHTMLPackageEphemeral(t *testing.T) {
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
 		ProtoV6ProviderFactories: withEcho(t),
 		Steps: []resource.TestStep{{
-			Config: htmlPackageConfig(emu, "pub-private-1"),
+			Config: htmlPackageConfig(emu, "col-private"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("status"), knownvalue.StringExact("COMPLETE")),
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("resource_url"), knownvalue.StringRegexp(urlRe)),
-				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("collection_hash"), knownvalue.StringExact("pub-private-1")),
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("collection_hash"), knownvalue.StringExact("col-private")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				// Polled until complete: the package takes a moment.
@@ -173,7 +173,7 @@ func TestAccHTMLPackageEphemeral_packageFailed(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			Config: htmlPackageConfig(emu, "pub-private-1"),
+			Config: htmlPackageConfig(emu, "col-private"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("status"), knownvalue.StringExact("FAILED")),
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("resource_url"), knownvalue.Null()),
@@ -183,7 +183,7 @@ func TestAccHTMLPackageEphemeral_packageFailed(t *testing.T) {
 	if err := emu.Emulator.SetFaults(0, nil); err != nil {
 		t.Fatal(err)
 	}
-	resp, m := openHTMLPackage(t, emu, "pub-private-1", "1m")
+	resp, m := openHTMLPackage(t, emu, "col-private", "1m")
 	if resp.Diagnostics.HasError() || m.Status.ValueString() != "COMPLETE" || m.ResourceURL.IsNull() {
 		t.Errorf("after the failed package: status %s, link %s, %v", m.Status, m.ResourceURL, resp.Diagnostics)
 	}

@@ -18,7 +18,7 @@ func budgetConfig(e *testEmulator, providerExtra string) string {
 	var b strings.Builder
 	b.WriteString(e.providerConfig(providerExtra))
 	for i := range 8 {
-		fmt.Fprintf(&b, "data \"flipbook_collection\" \"c%d\" {\n  collection_hash = \"pub-private-1\"\n}\n", i)
+		fmt.Fprintf(&b, "data \"flipbook_collection\" \"c%d\" {\n  collection_hash = \"col-private\"\n}\n", i)
 	}
 	return b.String()
 }
@@ -28,8 +28,8 @@ func budgetConfig(e *testEmulator, providerExtra string) string {
 // spaced can still arrive bunched on a loaded machine.
 const serviceRPS = 4
 
-func throttledFixture() *emulator.Fixture {
-	f := emulator.DemoFixture()
+func throttledFixture(t *testing.T) *emulator.Fixture {
+	f := testFixture(t)
 	f.Limits.RequestsPerSecond = serviceRPS
 	return f
 }
@@ -46,7 +46,7 @@ func throttleCount(e *testEmulator) int {
 // shared by every data source of a provider instance: with
 // requests_per_second just below the service's limit, no call is refused.
 func TestAccProvider_requestBudgetAvoidsThrottling(t *testing.T) {
-	e := newTestEmulator(t, throttledFixture())
+	e := newTestEmulator(t, throttledFixture(t))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
@@ -65,7 +65,7 @@ func TestAccProvider_requestBudgetAvoidsThrottling(t *testing.T) {
 // test above: the same burst without a budget does meet the limit, and the
 // retries still bring the apply to success.
 func TestAccProvider_throttlingWithoutBudgetIsRetried(t *testing.T) {
-	e := newTestEmulator(t, throttledFixture())
+	e := newTestEmulator(t, throttledFixture(t))
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{

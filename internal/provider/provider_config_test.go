@@ -43,7 +43,7 @@ func TestAccProviderConfig_missingSetting(t *testing.T) {
 	clearProviderEnv(t)
 	e := newTestEmulator(t, nil)
 	full := map[string]string{
-		"api_key": `"demo-key"`, "api_secret": `"demo-secret"`,
+		"api_key": fmt.Sprintf("%q", testAPIKey), "api_secret": fmt.Sprintf("%q", testSecret),
 		"base_url": fmt.Sprintf("%q", e.BaseURL), "upload_url": fmt.Sprintf("%q", e.UploadURL),
 	}
 	var steps []resource.TestStep
@@ -71,8 +71,8 @@ func TestAccProviderConfig_missingSetting(t *testing.T) {
 func TestAccProviderConfig_environment(t *testing.T) {
 	clearProviderEnv(t)
 	e := newTestEmulator(t, nil)
-	t.Setenv(envAPIKey, "demo-key")
-	t.Setenv(envAPISecret, "demo-secret")
+	t.Setenv(envAPIKey, testAPIKey)
+	t.Setenv(envAPISecret, testSecret)
 	t.Setenv(envBaseURL, strings.TrimSuffix(e.BaseURL, "/"))
 	t.Setenv(envUploadURL, e.UploadURL)
 	resource.Test(t, resource.TestCase{
@@ -105,7 +105,7 @@ func TestAccProviderConfig_environment(t *testing.T) {
 func TestAccProviderConfig_insecureHTTP(t *testing.T) {
 	clearProviderEnv(t)
 	settings := map[string]string{
-		"api_key": `"demo-key"`, "api_secret": `"demo-secret"`,
+		"api_key": fmt.Sprintf("%q", testAPIKey), "api_secret": fmt.Sprintf("%q", testSecret),
 		"base_url": `"http://flipbook.invalid/api/v1/"`, "upload_url": `"https://flipbook.invalid/upload/v1/"`,
 		"max_retries": "0",
 	}

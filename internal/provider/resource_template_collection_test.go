@@ -103,7 +103,8 @@ func (c expectTainted) CheckPlan(_ context.Context, req plancheck.CheckPlanReque
 
 const brochureAddr = "flipbook_template_collection.brochure"
 
-// brochure is CONTRACT.md's example with a title and extra HCL (timeouts).
+// brochure is the README's flipbook_template_collection example (README,
+// "Tour") with a title and extra HCL (timeouts).
 func brochure(title, extra string) string {
 	return fmt.Sprintf(`
 resource "flipbook_template_collection" "brochure" {
@@ -226,7 +227,7 @@ func TestAccTemplateCollection_adoptAfterImport(t *testing.T) {
 	importBlock := `
 import {
   to = flipbook_template_collection.brochure
-  id = "draft-1"
+  id = "col-draft"
 }
 `
 	resource.ParallelTest(t, resource.TestCase{
@@ -239,7 +240,7 @@ import {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("id"), knownvalue.StringExact("draft-1")),
+					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("id"), knownvalue.StringExact("col-draft")),
 					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("status"), knownvalue.StringExact("editable")),
 					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(2)),
 					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("sections"), knownvalue.ListSizeExact(2)),
@@ -336,7 +337,7 @@ func TestAccTemplateCollection_createTimeout(t *testing.T) {
 
 // Throttling (codes 31/32) during apply is retried until it succeeds.
 func TestAccTemplateCollection_throttled(t *testing.T) {
-	fx := emulator.DemoFixture()
+	fx := testFixture(t)
 	fx.Limits.RequestsPerSecond = 1
 	e := newTestEmulator(t, fx)
 	resource.ParallelTest(t, resource.TestCase{
@@ -519,7 +520,7 @@ func readExample(t *testing.T, rel string) string {
 }
 
 func TestAccTemplateCollection_example(t *testing.T) {
-	e := newTestEmulator(t, nil)
+	e := newDemoEmulator(t)
 	const addr = "flipbook_template_collection.example"
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
