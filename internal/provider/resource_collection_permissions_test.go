@@ -341,7 +341,7 @@ func TestAccCollectionPermissions_serviceRefusesEmail(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
-			Config: permissionsConfig(emu, "col-private", "", `{ type = "otp", email = "not-an-address" }`),
+			Config:      permissionsConfig(emu, "col-private", "", `{ type = "otp", email = "not-an-address" }`),
 			ExpectError: msgRe("Error Setting Collection Permissions", "Invalid email at index 0", "code 40"),
 		}},
 	})
