@@ -415,7 +415,7 @@ resource "flipbook_collection_permissions" "test" {
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config:      cfg,
-			ExpectError: msgRe("Error Setting Collection Permissions", "OTP permissions are not available on your plan", "code 40"),
+			ExpectError: msgRe("Error Setting Collection Permissions", "code 40", "OTP permissions are not available on your plan"),
 		}},
 	})
 }
@@ -426,7 +426,7 @@ func TestAccCollectionPermissions_ssoNotEnabled(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config:      permissionsConfig(emu, "col-private", "", `{ type = "sso", group = "Partners" }`),
-			ExpectError: msgRe("Error Setting Collection Permissions", "SSO is not enabled for this workspace", "code 40"),
+			ExpectError: msgRe("Error Setting Collection Permissions", "code 40", "SSO is not enabled for this workspace"),
 		}},
 	})
 }
