@@ -123,8 +123,10 @@ type world struct {
 }
 
 // soakFixture is the soak test's own emulator world: one account with the
-// templates, feed, group and reader the configurations name, so that the
-// emulator's demo fixture is free to change.
+// templates, feed, groups and readers the configurations name, so that the
+// emulator's demo fixture is free to change. The account keeps the API key
+// the built-in seeds were picked with: the fault dice are keyed on a call's
+// parameters, apiKey among them, so another key meets other faults.
 func soakFixture(t *testing.T) *emulator.Fixture {
 	t.Helper()
 	fx, err := emulator.LoadFixture("testdata/fixture.json")
