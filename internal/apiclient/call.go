@@ -83,7 +83,7 @@ func (c *Client) call(ctx context.Context, req *request, out any) error {
 		c.budgetAnswered(ctx, admitted, res)
 		retryable, finalErr := c.classify(ctx, req, res, red, out)
 		// An upload whose reader was consumed can only be re-sent if it rewinds.
-		retry := retryable && attempt <= c.retry.MaxRetries && ctx.Err() == nil &&
+		retry := retryable && attempt <= c.retry.maxRetries && ctx.Err() == nil &&
 			(!touched || rewind != nil) &&
 			(CodeOf(finalErr) != CodeMaintenance || attempt <= MaintenanceMaxRetries)
 		var backoff time.Duration
@@ -322,7 +322,7 @@ func uploadRewinder(u *Upload) func() error {
 // steps start at PerMinuteMinBackoff and may grow to PerMinuteMaxBackoff:
 // eight retries then wait out a full minute even with the least jitter.
 func (c *Client) backoff(n int, code int) time.Duration {
-	lo, hi := c.retry.MinBackoff, c.retry.MaxBackoff
+	lo, hi := c.retry.minBackoff, c.retry.maxBackoff
 	switch code {
 	case CodePerMinuteLimit:
 		lo, hi = max(lo, PerMinuteMinBackoff), max(hi, PerMinuteMaxBackoff)

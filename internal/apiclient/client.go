@@ -45,9 +45,17 @@ type Config struct {
 // RetryPolicy bounds retries of throttled calls (31, 32) and of transport
 // failures and 5xx on read operations.
 type RetryPolicy struct {
-	MaxRetries int           // retries after the first attempt; <0 means none, 0 the default (8)
+	// MaxRetries is the number of retries after the first attempt: nil
+	// means DefaultMaxRetries, 0 means none.
+	MaxRetries *int
 	MinBackoff time.Duration // 0: default 250ms
 	MaxBackoff time.Duration // 0: default 10s
+}
+
+// retryLimits is a RetryPolicy with its defaults applied.
+type retryLimits struct {
+	maxRetries             int
+	minBackoff, maxBackoff time.Duration
 }
 
 // Retry defaults: 250ms doubling to 10s, eight retries (18 to 36 s of
@@ -89,7 +97,7 @@ type Client struct {
 	baseURL   *url.URL
 	uploadURL *url.URL
 	http      *http.Client
-	retry     RetryPolicy
+	retry     retryLimits
 	budget    *Budget
 
 	// One lock per collection for flipbook.add (see lockCollection).
@@ -150,6 +158,9 @@ func New(cfg Config) (*Client, error) {
 	if cfg.RequestsPerMinute < 0 {
 		return nil, &ConfigError{Field: "requests_per_minute", Reason: "must not be negative"}
 	}
+	if cfg.Retry.MaxRetries != nil && *cfg.Retry.MaxRetries < 0 {
+		return nil, &ConfigError{Field: "max_retries", Reason: "must not be negative"}
+	}
 	if cfg.Retry.MinBackoff < 0 || cfg.Retry.MaxBackoff < 0 {
 		return nil, &ConfigError{Field: "retry", Reason: "backoff durations must not be negative"}
 	}
@@ -182,23 +193,21 @@ func (c *Client) BaseURL() string { return c.baseURL.String() }
 // UploadURL returns the normalized {upload_url}.
 func (c *Client) UploadURL() string { return c.uploadURL.String() }
 
-func normalizeRetry(p RetryPolicy) RetryPolicy {
-	switch {
-	case p.MaxRetries == 0:
-		p.MaxRetries = DefaultMaxRetries
-	case p.MaxRetries < 0:
-		p.MaxRetries = 0
+func normalizeRetry(p RetryPolicy) retryLimits {
+	l := retryLimits{maxRetries: DefaultMaxRetries, minBackoff: p.MinBackoff, maxBackoff: p.MaxBackoff}
+	if p.MaxRetries != nil {
+		l.maxRetries = *p.MaxRetries
 	}
-	if p.MinBackoff == 0 {
-		p.MinBackoff = DefaultMinBackoff
+	if l.minBackoff == 0 {
+		l.minBackoff = DefaultMinBackoff
 	}
-	if p.MaxBackoff == 0 {
-		p.MaxBackoff = DefaultMaxBackoff
+	if l.maxBackoff == 0 {
+		l.maxBackoff = DefaultMaxBackoff
 	}
-	if p.MaxBackoff < p.MinBackoff {
-		p.MaxBackoff = p.MinBackoff
+	if l.maxBackoff < l.minBackoff {
+		l.maxBackoff = l.minBackoff
 	}
-	return p
+	return l
 }
 
 // parseBaseURL checks one base address and adds a missing trailing slash.

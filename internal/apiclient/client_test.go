@@ -34,6 +34,7 @@ func TestNewValidatesConfig(t *testing.T) {
 		{"no key", func(c *Config) { c.APIKey = "" }, "must be set", "api_key"},
 		{"no secret", func(c *Config) { c.Secret = "" }, "must be set", "api_secret"},
 		{"negative rps", func(c *Config) { c.RequestsPerSecond = -1 }, "negative", "requests_per_second"},
+		{"negative retries", func(c *Config) { c.Retry.MaxRetries = new(-1) }, "negative", "max_retries"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -134,5 +135,22 @@ func TestErrorMessagesReadWell(t *testing.T) {
 	}
 	if je := (&JobFailedError{What: "generation", Hash: "c-1", Status: "failed"}).Error(); je != `flipbook generation of c-1 failed (status "failed")` {
 		t.Errorf("JobFailedError: %s", je)
+	}
+}
+
+// MaxRetries keeps unset, 0 and N apart: nil is the default, 0 is none.
+func TestRetryPolicyMaxRetries(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		set  *int
+		want int
+	}{
+		{"unset", nil, DefaultMaxRetries},
+		{"zero", new(0), 0},
+		{"three", new(3), 3},
+	} {
+		if got := normalizeRetry(RetryPolicy{MaxRetries: tt.set}).maxRetries; got != tt.want {
+			t.Errorf("%s: %d retries, want %d", tt.name, got, tt.want)
+		}
 	}
 }

@@ -91,7 +91,7 @@ func TestTransportErrorsQuoteNoCredentials(t *testing.T) {
 	ln.Close()
 	log := &recordingLogger{}
 	c, err := New(Config{BaseURL: "http://" + addr + "/api/v1/", UploadURL: "http://" + addr + "/upload/v1/",
-		APIKey: testKey, Secret: testSecret, Logger: log, Retry: RetryPolicy{MaxRetries: 1}})
+		APIKey: testKey, Secret: testSecret, Logger: log, Retry: RetryPolicy{MaxRetries: new(1)}})
 	if err != nil {
 		t.Fatal(err)
 	}

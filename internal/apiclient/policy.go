@@ -147,7 +147,7 @@ func (c *Client) confirmed(ctx context.Context, req *request, out any, confirm f
 		if landed {
 			return nil
 		}
-		if round >= c.retry.MaxRetries {
+		if round >= c.retry.maxRetries {
 			ou.Note = fmt.Sprintf("it was sent %d times, each time without an answer, and reading back showed no effect", round+1)
 			return err
 		}

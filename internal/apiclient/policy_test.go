@@ -85,7 +85,7 @@ func TestSetPermissionsOperationFailedIsResent(t *testing.T) {
 // how often it was sent.
 func TestResendExhaustedIsOutcomeUnknown(t *testing.T) {
 	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) { resetConn(t, w) })
-	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = 2 })
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = new(2) })
 	_, err := c.DeleteBackgroundImage(t.Context(), "c-1", ResponseFormat{})
 	if !IsOutcomeUnknown(err) || f.count() != 3 {
 		t.Fatalf("err = %v after %d requests, want outcome unknown after 3", err, f.count())
@@ -167,7 +167,7 @@ func TestSetPermissionsWithNotifyReadsBackBeforeResending(t *testing.T) {
 
 	// Never answered: bounded by MaxRetries, then an unknown outcome.
 	f = permissionsAPI(t, 100, true)
-	c, _ = newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = 2 })
+	c, _ = newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = new(2) })
 	_, err = c.SetPermissions(t.Context(), "c-1", want)
 	if !IsOutcomeUnknown(err) || len(actionsSent(f, ActionSetPermissions)) != 3 {
 		t.Errorf("err = %v after %d sets, want outcome unknown after 3", err, len(actionsSent(f, ActionSetPermissions)))

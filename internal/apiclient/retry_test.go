@@ -96,7 +96,7 @@ func TestThrottleRetriedUntilDeadline(t *testing.T) {
 	})
 	c, err := New(func() Config {
 		cfg := f.config()
-		cfg.Retry = RetryPolicy{MaxRetries: 10000, MinBackoff: 2 * time.Millisecond, MaxBackoff: 10 * time.Millisecond}
+		cfg.Retry = RetryPolicy{MaxRetries: new(10000), MinBackoff: 2 * time.Millisecond, MaxBackoff: 10 * time.Millisecond}
 		return cfg
 	}())
 	if err != nil {
@@ -117,7 +117,7 @@ func TestNoRetriesWhenDisabled(t *testing.T) {
 	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, throttleBody)
 	})
-	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = -1 })
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = new(0) })
 	_, err := c.GetCollection(t.Context(), "c-1")
 	if !IsThrottled(err) || f.count() != 1 {
 		t.Errorf("err = %v after %d requests, want a throttle after 1", err, f.count())
@@ -155,7 +155,7 @@ func TestGarbageBodyIsDecodeErrorWithStatus(t *testing.T) {
 		w.WriteHeader(http.StatusBadGateway)
 		_, _ = w.Write([]byte(html502))
 	})
-	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = 2 })
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = new(2) })
 	_, err := c.GetCollection(t.Context(), "c-1")
 	var de *DecodeError
 	if !errors.As(err, &de) {
@@ -307,7 +307,7 @@ func TestMutatingGetNotReplayedOnReusedConnection(t *testing.T) {
 	})
 	// No retries: the one read back (collection.getPermissions) finds the
 	// list not saved, and the call is not sent again by the client either.
-	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = -1 })
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Retry.MaxRetries = new(0) })
 	var reused atomic.Bool
 	ctx := t.Context()
 	if _, err := c.GetCollection(ctx, "c-1"); err != nil { // opens a keep-alive connection

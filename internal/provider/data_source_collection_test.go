@@ -15,13 +15,13 @@ const handbookAddr = "data.flipbook_collection.handbook"
 
 const handbookConfig = `
 data "flipbook_collection" "handbook" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
 }
 `
 
 func TestAccCollectionDataSource_fixture(t *testing.T) {
-	e := newTestEmulator(t, nil) // the demo fixture sends settings numbers and booleans as strings
-	view, err := e.Emulator.Collection("pub-private-1")
+	e := newTestEmulator(t, nil) // the test fixture sends settings numbers and booleans as strings
+	view, err := e.Emulator.Collection("col-private")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestAccCollectionDataSource_fixture(t *testing.T) {
 	}
 	settings := func(name string) tfjsonpath.Path { return tfjsonpath.New("settings").AtMapKey(name) }
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + handbookConfig,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -42,7 +42,7 @@ func TestAccCollectionDataSource_fixture(t *testing.T) {
 				// flipbookPageCount arrives as a string from this fixture.
 				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("flipbook_page_count"), knownvalue.Int64Exact(int64(view.Items[0].PageCount))),
 				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("flipbook_status"), knownvalue.StringExact(view.FlipbookStatus)),
-				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("direct_link"), knownvalue.StringRegexp(regexp.MustCompile(`pub-private-1`))),
+				statecheck.ExpectKnownValue(handbookAddr, tfjsonpath.New("direct_link"), knownvalue.StringRegexp(regexp.MustCompile(`col-private`))),
 				statecheck.ExpectKnownValue(handbookAddr, settings("collection_status"), knownvalue.StringExact("unlisted")),
 				statecheck.ExpectKnownValue(handbookAddr, settings("collection_width"), knownvalue.Int64Exact(640)),
 				statecheck.ExpectKnownValue(handbookAddr, settings("enable_download"), knownvalue.Bool(true)),
@@ -60,7 +60,7 @@ func TestAccCollectionDataSource_fixture(t *testing.T) {
 func TestAccCollectionDataSource_generated(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + brochure("Read back", "") + `
 data "flipbook_collection" "brochure" {
@@ -81,7 +81,7 @@ data "flipbook_collection" "brochure" {
 func TestAccCollectionDataSource_errors(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      e.providerConfig("") + `data "flipbook_collection" "x" { collection_hash = "no-such-hash" }`,
@@ -89,21 +89,21 @@ func TestAccCollectionDataSource_errors(t *testing.T) {
 			},
 			{
 				// Another account's collection.
-				Config:      e.providerConfig("") + `data "flipbook_collection" "x" { collection_hash = "other-private-1" }`,
+				Config:      e.providerConfig("") + `data "flipbook_collection" "x" { collection_hash = "stranger-private" }`,
 				ExpectError: regexp.MustCompile(`(?s)Error\s+Reading\s+Flipbook\s+Collection.*code\s+43`),
 			},
 			{
 				Config:      e.providerConfig("") + `data "flipbook_collection" "x" { collection_hash = "" }`,
-				ExpectError: regexp.MustCompile(`length\s+must\s+be\s+at\s+least\s+1`),
+				ExpectError: regexp.MustCompile(`(?s)collection_hash.*at\s+least\s+1`),
 			},
 		},
 	})
 }
 
 func TestAccCollectionDataSource_example(t *testing.T) {
-	e := newTestEmulator(t, nil)
+	e := newDemoEmulator(t)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + readExample(t, "data-sources/flipbook_collection/data-source.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -13,7 +13,7 @@ import (
 
 func TestAccEmbedDataSource(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	col, err := emu.apiClient(t).GetCollection(t.Context(), "pub-private-1")
+	col, err := emu.apiClient(t).GetCollection(t.Context(), "col-private")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,16 +21,16 @@ func TestAccEmbedDataSource(t *testing.T) {
 	defaultSize := fmt.Sprintf(`width="%d" height="%d"`, col.Settings.CollectionWidth.Value, col.Settings.CollectionHeight.Value)
 	cfg := emu.providerConfig("") + `
 data "flipbook_embed" "plain" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
 }
 data "flipbook_embed" "sized" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   start_page      = 3
   width           = 800
   height          = 600
 }
 data "flipbook_embed" "responsive" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   responsive      = true
 }
 `
@@ -39,12 +39,12 @@ data "flipbook_embed" "responsive" {
 			knownvalue.StringRegexp(regexp.MustCompile(re)))
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
 				ConfigStateChecks: []statecheck.StateCheck{
-					code("plain", `^<iframe src="[^"]*/pub-private-1\?startPage=1" `+regexp.QuoteMeta(defaultSize)),
+					code("plain", `^<iframe src="[^"]*/col-private\?startPage=1" `+regexp.QuoteMeta(defaultSize)),
 					code("sized", `startPage=3" width="800" height="600"`),
 					code("responsive", `width="100%" height="100%"`),
 				},
@@ -55,7 +55,7 @@ data "flipbook_embed" "responsive" {
 				// sent as written; the service answers.
 				Config: emu.providerConfig("") + `
 data "flipbook_embed" "numbers" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   start_page      = 0
   width           = 640.5
   height          = 0
@@ -69,7 +69,7 @@ data "flipbook_embed" "numbers" {
 				// A value that is no number is refused by Terraform's type check, on the attribute.
 				Config: emu.providerConfig("") + `
 data "flipbook_embed" "bad" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   width           = "wide"
 }`,
 				ExpectError: msgRe("Inappropriate value for attribute \"width\"", "a number is required"),

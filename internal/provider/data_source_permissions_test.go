@@ -12,7 +12,7 @@ import (
 )
 
 func TestAccPermissionsDataSource(t *testing.T) {
-	emu := newTestEmulator(t, fixtureWith(func(f *emulator.Fixture) {
+	emu := newTestEmulator(t, fixtureWith(t, func(f *emulator.Fixture) {
 		f.Accounts[0].Collections[0].Permissions = []emulator.PermissionFixture{
 			{Type: "teammate", Group: "Support"},
 			{Type: "teammate", Email: "Ana@Example.com"},
@@ -20,11 +20,11 @@ func TestAccPermissionsDataSource(t *testing.T) {
 		}
 	}))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: emu.providerConfig("") + `
-data "flipbook_permissions" "handbook" { collection_hash = "pub-private-1" }
+data "flipbook_permissions" "handbook" { collection_hash = "col-private" }
 `,
 				ConfigStateChecks: []statecheck.StateCheck{
 					// In saved order, spelled as the service holds them.
@@ -36,7 +36,7 @@ data "flipbook_permissions" "handbook" { collection_hash = "pub-private-1" }
 				},
 			},
 			{
-				Config:      emu.providerConfig("") + `data "flipbook_permissions" "public" { collection_hash = "pub-public-1" }`,
+				Config:      emu.providerConfig("") + `data "flipbook_permissions" "public" { collection_hash = "col-public" }`,
 				ExpectError: msgRe("Error Reading Collection Permissions", "code 48", "not password-protected"),
 			},
 		},

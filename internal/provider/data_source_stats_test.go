@@ -12,19 +12,19 @@ import (
 )
 
 func TestAccStatsDataSource(t *testing.T) {
-	emu := newTestEmulator(t, fixtureWith(func(f *emulator.Fixture) {
+	emu := newTestEmulator(t, fixtureWith(t, func(f *emulator.Fixture) {
 		f.Accounts[0].Collections[0].Stats = &emulator.FlipbookStatsFixture{Views: 321, TimeSpent: 45, Downloads: 6}
 	}))
 	addr := "data.flipbook_stats.handbook"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				// The fixture's one-item collection: its item is fb-<hash>.
 				Config: emu.providerConfig("") + `
 data "flipbook_stats" "handbook" {
-  collection_hash = "pub-private-1"
-  flipbook_hash   = "fb-pub-private-1"
+  collection_hash = "col-private"
+  flipbook_hash   = "fb-col-private"
 }`,
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("views"), knownvalue.Int64Exact(321)),
@@ -35,7 +35,7 @@ data "flipbook_stats" "handbook" {
 			{
 				Config: emu.providerConfig("") + `
 data "flipbook_stats" "missing" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   flipbook_hash   = "no-such-flipbook"
 }`,
 				ExpectError: msgRe("Error Reading Flipbook Statistics", "with data.flipbook_stats.missing", "flipbook_hash", "code 47"),

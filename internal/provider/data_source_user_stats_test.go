@@ -12,7 +12,7 @@ import (
 )
 
 func TestAccUserStatsDataSource(t *testing.T) {
-	emu := newTestEmulator(t, fixtureWith(func(f *emulator.Fixture) {
+	emu := newTestEmulator(t, fixtureWith(t, func(f *emulator.Fixture) {
 		quota := 40
 		f.Accounts[0].UploadsPerMonth = &quota
 		f.Accounts[0].UploadsThisMonth = 13
@@ -20,7 +20,7 @@ func TestAccUserStatsDataSource(t *testing.T) {
 	}))
 	addr := "data.flipbook_user_stats.me"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: emu.providerConfig("") + `data "flipbook_user_stats" "me" {}`,
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -25,9 +25,9 @@ import (
 
 // withEcho adds the echo provider, which copies an ephemeral value into the
 // state of its echo resource so that a test can look at it.
-func withEcho() map[string]func() (tfprotov6.ProviderServer, error) {
+func withEcho(t *testing.T) map[string]func() (tfprotov6.ProviderServer, error) {
 	f := map[string]func() (tfprotov6.ProviderServer, error){"echo": echoprovider.NewProviderServer()}
-	for k, v := range testAccProtoV6ProviderFactories {
+	for k, v := range testAccProviderFactories(t) {
 		f[k] = v
 	}
 	return f
@@ -51,13 +51,13 @@ func TestAccHTMLPackageEphemeral(t *testing.T) {
 	urlRe := regexp.MustCompile(`^http://127\.0\.0\.1:\d+/_emulator/packages/[0-9a-f]{32}\.zip$`)
 	resource.ParallelTest(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
-		ProtoV6ProviderFactories: withEcho(),
+		ProtoV6ProviderFactories: withEcho(t),
 		Steps: []resource.TestStep{{
-			Config: htmlPackageConfig(emu, "pub-private-1"),
+			Config: htmlPackageConfig(emu, "col-private"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("status"), knownvalue.StringExact("COMPLETE")),
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("resource_url"), knownvalue.StringRegexp(urlRe)),
-				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("collection_hash"), knownvalue.StringExact("pub-private-1")),
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("collection_hash"), knownvalue.StringExact("col-private")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				// Polled until complete: the package takes a moment.
@@ -126,7 +126,7 @@ func TestAccHTMLPackageEphemeral_failedAndWaiting(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
-		ProtoV6ProviderFactories: withEcho(),
+		ProtoV6ProviderFactories: withEcho(t),
 		Steps: []resource.TestStep{
 			{
 				Config: htmlPackageConfig(emu, generating),
@@ -147,7 +147,7 @@ func TestAccHTMLPackageEphemeral_failedAndWaiting(t *testing.T) {
 	// no link (the warning is checked in TestHTMLPackageFailedWarns).
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
-		ProtoV6ProviderFactories: withEcho(),
+		ProtoV6ProviderFactories: withEcho(t),
 		Steps: []resource.TestStep{{
 			Config: htmlPackageConfig(emu, failed),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -166,14 +166,14 @@ func TestAccHTMLPackageEphemeral_packageFailed(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
-		ProtoV6ProviderFactories: withEcho(),
+		ProtoV6ProviderFactories: withEcho(t),
 		Steps: []resource.TestStep{{
 			PreConfig: func() {
 				if err := emu.Emulator.SetFaults(1, []string{"package_failed"}); err != nil {
 					t.Fatal(err)
 				}
 			},
-			Config: htmlPackageConfig(emu, "pub-private-1"),
+			Config: htmlPackageConfig(emu, "col-private"),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("status"), knownvalue.StringExact("FAILED")),
 				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("resource_url"), knownvalue.Null()),
@@ -183,7 +183,7 @@ func TestAccHTMLPackageEphemeral_packageFailed(t *testing.T) {
 	if err := emu.Emulator.SetFaults(0, nil); err != nil {
 		t.Fatal(err)
 	}
-	resp, m := openHTMLPackage(t, emu, "pub-private-1", "1m")
+	resp, m := openHTMLPackage(t, emu, "col-private", "1m")
 	if resp.Diagnostics.HasError() || m.Status.ValueString() != "COMPLETE" || m.ResourceURL.IsNull() {
 		t.Errorf("after the failed package: status %s, link %s, %v", m.Status, m.ResourceURL, resp.Diagnostics)
 	}

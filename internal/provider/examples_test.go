@@ -137,7 +137,7 @@ func wantedExampleFiles(t *testing.T) []string {
 		want = append(want, filepath.Join("examples", "actions", resp.TypeName, "action.tf"))
 	}
 	if len(want) != 1+2*6+5+1+1 {
-		t.Fatalf("the provider registers %d example files' worth of objects, want the 13 objects of CONTRACT.md", len(want))
+		t.Fatalf("the provider registers %d example files' worth of objects, want the provider's and its 13 objects' (6 resources with import examples, 5 data sources, 1 ephemeral resource, 1 action)", len(want))
 	}
 	return want
 }

@@ -77,23 +77,23 @@ func testAccIdentity(t *testing.T, c identityCase) {
 		})
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   identityCLIs,
 		Steps:                    steps,
 	})
 }
 
-var attachedIdentityWant = map[string]knownvalue.Check{"collection_hash": knownvalue.StringExact("pub-private-1")}
+var attachedIdentityWant = map[string]knownvalue.Check{"collection_hash": knownvalue.StringExact("col-private")}
 
 func TestAccIdentity_collectionBackground(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	testAccIdentity(t, identityCase{
 		addr: "flipbook_collection_background.test",
-		cfg:  backgroundConfig(emu, "pub-private-1", ""),
+		cfg:  backgroundConfig(emu, "col-private", ""),
 		want: attachedIdentityWant,
 		from: map[string]string{"collection_hash": "collection_hash"},
 		generated: plancheck.ExpectKnownValue("flipbook_collection_background.generated", tfjsonpath.New("collection_hash"),
-			knownvalue.StringExact("pub-private-1")),
+			knownvalue.StringExact("col-private")),
 	})
 }
 
@@ -101,7 +101,7 @@ func TestAccIdentity_collectionPermissions(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	testAccIdentity(t, identityCase{
 		addr: "flipbook_collection_permissions.test",
-		cfg:  permissionsConfig(emu, "pub-private-1", "", `{ type = "teammate", group = "Sales" }`),
+		cfg:  permissionsConfig(emu, "col-private", "", `{ type = "teammate", group = "Sales" }`),
 		want: attachedIdentityWant,
 		from: map[string]string{"collection_hash": "collection_hash"},
 		generated: plancheck.ExpectKnownValue("flipbook_collection_permissions.generated", tfjsonpath.New("permissions"),
@@ -126,9 +126,9 @@ func TestAccIdentity_document(t *testing.T) {
 	pdf := writeTestPDF(t, t.TempDir(), "manual.pdf", 2)
 	testAccIdentity(t, identityCase{
 		addr: "flipbook_document.test",
-		cfg:  documentConfig(emu, "pub-private-1", fmt.Sprintf("file = %q", pdf)),
+		cfg:  documentConfig(emu, "col-private", fmt.Sprintf("file = %q", pdf)),
 		want: map[string]knownvalue.Check{
-			"collection_hash": knownvalue.StringExact("pub-private-1"),
+			"collection_hash": knownvalue.StringExact("col-private"),
 			"flipbook_hash":   knownvalue.StringRegexp(hashPattern),
 		},
 		from:   map[string]string{"collection_hash": "collection_hash", "flipbook_hash": "id"},
@@ -162,7 +162,7 @@ func TestAccIdentity_catalog(t *testing.T) {
 func TestAccIdentity_invalidImportIdentity(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   identityCLIs,
 		Steps: []resource.TestStep{
 			{
@@ -172,7 +172,7 @@ import {
   identity = { collection_hash = " " }
 }
 resource "flipbook_collection_background" "test" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
 }
 `,
 				ExpectError: msgRe("Invalid Import Identity", "needs collection_hash"),
@@ -181,10 +181,10 @@ resource "flipbook_collection_background" "test" {
 				Config: emu.providerConfig("") + `
 import {
   to       = flipbook_document.test
-  identity = { collection_hash = "pub-private-1", flipbook_hash = "a/b" }
+  identity = { collection_hash = "col-private", flipbook_hash = "a/b" }
 }
 resource "flipbook_document" "test" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   file_url        = "https://example.com/manual.pdf"
 }
 `,

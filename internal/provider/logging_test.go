@@ -26,14 +26,14 @@ func TestAccProvider_logsNeverShowCredentials(t *testing.T) {
 
 	// The test framework logs each step's configuration: the credentials come
 	// from the environment so that only what the provider logs is judged.
-	t.Setenv(envAPIKey, "demo-key")
-	t.Setenv(envAPISecret, "demo-secret")
+	t.Setenv(envAPIKey, testAPIKey)
+	t.Setenv(envAPISecret, testSecret)
 
 	e := newTestEmulator(t, nil)
 	dir := t.TempDir()
 	pdf := writeTestPDF(t, dir, "manual.pdf", 2)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 provider "flipbook" {
@@ -49,7 +49,7 @@ resource "flipbook_document" "d" {
   file            = %q
 }
 resource "flipbook_collection_permissions" "p" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   permissions     = [{ type = "teammate", group = "Sales" }]
 }
 `, e.BaseURL, e.UploadURL, pdf),
@@ -71,7 +71,7 @@ resource "flipbook_collection_permissions" "p" {
 			t.Fatalf("the TRACE log (%d bytes in %d files) has no line for %s, so it proves nothing about what it hides", len(text), len(files), action)
 		}
 	}
-	for _, secret := range []string{"demo-secret", "demo-key"} {
+	for _, secret := range []string{testSecret, testAPIKey} {
 		if n := strings.Count(text, secret); n > 0 {
 			t.Errorf("the log shows %q %d times", secret, n)
 		}

@@ -18,7 +18,7 @@ func budgetConfig(e *testEmulator, providerExtra string) string {
 	var b strings.Builder
 	b.WriteString(e.providerConfig(providerExtra))
 	for i := range 8 {
-		fmt.Fprintf(&b, "data \"flipbook_collection\" \"c%d\" {\n  collection_hash = \"pub-private-1\"\n}\n", i)
+		fmt.Fprintf(&b, "data \"flipbook_collection\" \"c%d\" {\n  collection_hash = \"col-private\"\n}\n", i)
 	}
 	return b.String()
 }
@@ -28,8 +28,8 @@ func budgetConfig(e *testEmulator, providerExtra string) string {
 // its answer, so calls cannot arrive bunched however loaded the machine.
 const serviceRPS = 4
 
-func throttledFixture() *emulator.Fixture {
-	f := emulator.DemoFixture()
+func throttledFixture(t *testing.T) *emulator.Fixture {
+	f := testFixture(t)
 	f.Limits.RequestsPerSecond = serviceRPS
 	return f
 }
@@ -46,9 +46,9 @@ func throttleCount(e *testEmulator) int {
 // shared by every data source of a provider instance: with
 // requests_per_second at the service's limit, no call is refused.
 func TestAccProvider_requestBudgetAvoidsThrottling(t *testing.T) {
-	e := newTestEmulator(t, throttledFixture())
+	e := newTestEmulator(t, throttledFixture(t))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: budgetConfig(e, fmt.Sprintf("requests_per_second = %d", serviceRPS)),
 			Check: func(*terraform.State) error {
@@ -65,9 +65,9 @@ func TestAccProvider_requestBudgetAvoidsThrottling(t *testing.T) {
 // test above: the same burst without a budget does meet the limit, and the
 // retries still bring the apply to success.
 func TestAccProvider_throttlingWithoutBudgetIsRetried(t *testing.T) {
-	e := newTestEmulator(t, throttledFixture())
+	e := newTestEmulator(t, throttledFixture(t))
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: budgetConfig(e, ""),
 			Check: func(*terraform.State) error {
@@ -80,18 +80,32 @@ func TestAccProvider_throttlingWithoutBudgetIsRetried(t *testing.T) {
 	})
 }
 
-// Every Configure of the plugin process gets the same budget for the same
-// account, endpoint and limits, so what one graph walk learned of the
-// service's limits the next one uses; another account has its own.
-func TestSharedBudgetIsOnePerAccount(t *testing.T) {
-	a := sharedBudget("http://127.0.0.1:1/api/v1/", "key-a", 0, 0)
-	if sharedBudget("http://127.0.0.1:1/api/v1/", "key-a", 0, 0) != a {
-		t.Error("a second Configure of the same account got another budget")
+// The registry hands the same account, endpoint and limits one budget, and
+// any difference its own; every provider New builds shares the process's
+// registry, and a test's registry is its own.
+func TestBudgetRegistry(t *testing.T) {
+	r := &budgetRegistry{}
+	k := budgetKey{"https://api.example.com/v1/", "k", 3, 0}
+	b := r.budget(k)
+	if r.budget(k) != b {
+		t.Error("the same key got a second budget")
 	}
-	if sharedBudget("http://127.0.0.1:1/api/v1/", "key-b", 0, 0) == a {
-		t.Error("another account shares the budget")
+	for _, other := range []budgetKey{
+		{"https://other.example.com/v1/", "k", 3, 0}, {k.baseURL, "k2", 3, 0}, {k.baseURL, "k", 4, 0}, {k.baseURL, "k", 3, 60},
+	} {
+		if r.budget(other) == b {
+			t.Errorf("%+v shares the budget of %+v", other, k)
+		}
 	}
-	if ps, pm := sharedBudget("http://127.0.0.1:1/api/v1/", "key-c", 5, 60).Limits(); ps != 5 || pm != 60 {
+	if ps, pm := r.budget(budgetKey{k.baseURL, "k3", 5, 60}).Limits(); ps != 5 || pm != 60 {
 		t.Errorf("limits %d/s %d/min, want the configured 5 and 60", ps, pm)
+	}
+	if (&budgetRegistry{}).budget(k) == b {
+		t.Error("a fresh registry returned another registry's budget")
+	}
+	p1, ok1 := New("x")().(*flipbookProvider)
+	p2, ok2 := New("y")().(*flipbookProvider)
+	if !ok1 || !ok2 || p1.budgets != processBudgets || p2.budgets != processBudgets {
+		t.Error("providers built by New do not share the process's budget registry")
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
@@ -41,7 +43,7 @@ func TestAccProviderConfig_missingSetting(t *testing.T) {
 	clearProviderEnv(t)
 	e := newTestEmulator(t, nil)
 	full := map[string]string{
-		"api_key": `"demo-key"`, "api_secret": `"demo-secret"`,
+		"api_key": fmt.Sprintf("%q", testAPIKey), "api_secret": fmt.Sprintf("%q", testSecret),
 		"base_url": fmt.Sprintf("%q", e.BaseURL), "upload_url": fmt.Sprintf("%q", e.UploadURL),
 	}
 	var steps []resource.TestStep
@@ -60,7 +62,7 @@ func TestAccProviderConfig_missingSetting(t *testing.T) {
 				missing.attr, missing.env)),
 		})
 	}
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviderFactories(t), Steps: steps})
 	expectNoAPICalls(t, e)
 }
 
@@ -69,12 +71,12 @@ func TestAccProviderConfig_missingSetting(t *testing.T) {
 func TestAccProviderConfig_environment(t *testing.T) {
 	clearProviderEnv(t)
 	e := newTestEmulator(t, nil)
-	t.Setenv(envAPIKey, "demo-key")
-	t.Setenv(envAPISecret, "demo-secret")
+	t.Setenv(envAPIKey, testAPIKey)
+	t.Setenv(envAPISecret, testSecret)
 	t.Setenv(envBaseURL, strings.TrimSuffix(e.BaseURL, "/"))
 	t.Setenv(envUploadURL, e.UploadURL)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig:   func() { t.Setenv(envMaxRetries, "many") },
@@ -103,7 +105,7 @@ func TestAccProviderConfig_environment(t *testing.T) {
 func TestAccProviderConfig_insecureHTTP(t *testing.T) {
 	clearProviderEnv(t)
 	settings := map[string]string{
-		"api_key": `"demo-key"`, "api_secret": `"demo-secret"`,
+		"api_key": fmt.Sprintf("%q", testAPIKey), "api_secret": fmt.Sprintf("%q", testSecret),
 		"base_url": `"http://flipbook.invalid/api/v1/"`, "upload_url": `"https://flipbook.invalid/upload/v1/"`,
 		"max_retries": "0",
 	}
@@ -111,7 +113,7 @@ func TestAccProviderConfig_insecureHTTP(t *testing.T) {
 	settings["insecure_http"] = "true"
 	allowed := providerBlock(settings) + handbookConfig
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      refused,
@@ -125,4 +127,92 @@ func TestAccProviderConfig_insecureHTTP(t *testing.T) {
 			},
 		},
 	})
+}
+
+// resolveSettings keeps max_retries unset, 0 and N apart, whether the block
+// or the environment sets it, and the block wins over the environment.
+func TestResolveSettingsMaxRetries(t *testing.T) {
+	base := providerModel{
+		APIKey: types.StringValue("k"), APISecret: types.StringValue("s"),
+		BaseURL: types.StringValue("https://api.example.com/v1/"), UploadURL: types.StringValue("https://up.example.com/v1/"),
+		MaxRetries: types.Int64Null(),
+	}
+	for _, tt := range []struct {
+		name  string
+		block types.Int64
+		env   string
+		want  *int // nil: unset, the client's default
+	}{
+		{"unset", types.Int64Null(), "", nil},
+		{"block 0", types.Int64Value(0), "", new(0)},
+		{"block 3", types.Int64Value(3), "", new(3)},
+		{"env 0", types.Int64Null(), "0", new(0)},
+		{"env 5", types.Int64Null(), "5", new(5)},
+		{"block 0 wins over env 5", types.Int64Value(0), "5", new(0)},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := base
+			cfg.MaxRetries = tt.block
+			s, diags := resolveSettings(cfg, func(k string) string {
+				if k == envMaxRetries {
+					return tt.env
+				}
+				return ""
+			})
+			if diags.HasError() {
+				t.Fatalf("diagnostics: %v", diags)
+			}
+			switch {
+			case tt.want == nil && s.MaxRetries != nil:
+				t.Errorf("max_retries = %d, want unset", *s.MaxRetries)
+			case tt.want != nil && (s.MaxRetries == nil || *s.MaxRetries != *tt.want):
+				t.Errorf("max_retries = %v, want %d", s.MaxRetries, *tt.want)
+			}
+			if got := s.clientConfig("ua", &budgetRegistry{}).Retry.MaxRetries; got != s.MaxRetries {
+				t.Errorf("the client config's MaxRetries %v is not the setting's %v", got, s.MaxRetries)
+			}
+		})
+	}
+}
+
+// resolveSettings fills every setting from the environment, trims the
+// strings, and reports each unusable value at its attribute.
+func TestResolveSettingsEnvironment(t *testing.T) {
+	env := map[string]string{
+		envAPIKey: " k ", envAPISecret: "s", envBaseURL: "https://api.example.com/v1", envUploadURL: "https://up.example.com/v1/",
+		envRequestsPerSecond: "3", envRequestsPerMinute: "100", envInsecureHTTP: "true",
+	}
+	null := providerModel{
+		APIKey: types.StringNull(), APISecret: types.StringNull(), BaseURL: types.StringNull(), UploadURL: types.StringNull(),
+		RequestsPerSecond: types.Int64Null(), RequestsPerMinute: types.Int64Null(), MaxRetries: types.Int64Null(), InsecureHTTP: types.BoolNull(),
+	}
+	s, diags := resolveSettings(null, func(k string) string { return env[k] })
+	if diags.HasError() {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	want := providerSettings{APIKey: "k", APISecret: "s", BaseURL: "https://api.example.com/v1", UploadURL: "https://up.example.com/v1/",
+		RequestsPerSecond: 3, RequestsPerMinute: 100, InsecureHTTP: true}
+	if s != want {
+		t.Errorf("settings %+v, want %+v", s, want)
+	}
+
+	env = map[string]string{envRequestsPerMinute: "-1", envMaxRetries: "many", envInsecureHTTP: "yes please"}
+	_, diags = resolveSettings(null, func(k string) string { return env[k] })
+	var got []string
+	for _, d := range diags.Errors() {
+		where := "no path"
+		if dp, ok := d.(diag.DiagnosticWithPath); ok {
+			where = dp.Path().String()
+		}
+		got = append(got, d.Summary()+" at "+where)
+	}
+	wantDiags := []string{
+		"Missing Flipbook Provider Setting at api_key", "Missing Flipbook Provider Setting at api_secret",
+		"Missing Flipbook Provider Setting at base_url", "Missing Flipbook Provider Setting at upload_url",
+		"Invalid Flipbook Provider Setting at requests_per_minute", "Invalid Flipbook Provider Setting at max_retries",
+		"Invalid Flipbook Provider Setting at insecure_http",
+	}
+	if strings.Join(got, "\n") != strings.Join(wantDiags, "\n") {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(wantDiags, "\n"))
+	}
 }

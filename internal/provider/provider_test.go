@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
@@ -37,15 +38,26 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testAccProtoV6ProviderFactories runs the provider in-process.
-var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"flipbook": providerserver.NewProtocol6WithError(New("test")()),
+// testAccProviderFactories runs the provider in-process with a request
+// budget registry of the test's own: tests run in parallel, and a shared
+// registry would let one test's calls spend another's budget. Within the
+// test, every provider shares the registry, as every provider of a plugin
+// process shares processBudgets.
+func testAccProviderFactories(t *testing.T) map[string]func() (tfprotov6.ProviderServer, error) {
+	t.Helper()
+	budgets := &budgetRegistry{}
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"flipbook": func() (tfprotov6.ProviderServer, error) {
+			return providerserver.NewProtocol6WithError(&flipbookProvider{version: "test", budgets: budgets})()
+		},
+	}
 }
 
 // testEmulator is one in-process emulator per test, so tests run in parallel
 // without seeing each other's collections or request counts.
 type testEmulator struct {
 	*emulator.Server
+	apiKey, secret string // the fixture's first account
 }
 
 // testGenerationDelay keeps generation asynchronous, as in the service, while
@@ -55,7 +67,7 @@ const testGenerationDelay = 300 * time.Millisecond
 func newTestEmulator(t *testing.T, fixture *emulator.Fixture) *testEmulator {
 	t.Helper()
 	if fixture == nil {
-		fixture = emulator.DemoFixture()
+		fixture = testFixture(t)
 	}
 	delay := testGenerationDelay
 	srv, err := emulator.Start(emulator.Options{Fixture: fixture, GenerationDelay: &delay})
@@ -63,43 +75,79 @@ func newTestEmulator(t *testing.T, fixture *emulator.Fixture) *testEmulator {
 		t.Fatalf("starting emulator: %v", err)
 	}
 	t.Cleanup(srv.Close)
-	return &testEmulator{Server: srv}
+	return &testEmulator{Server: srv, apiKey: fixture.Accounts[0].APIKey, secret: fixture.Accounts[0].Secret}
 }
 
-// providerConfig is the provider block for this emulator with the demo
-// fixture's credentials; extra is HCL added inside the block.
+// newDemoEmulator runs the emulator's demo fixture, for the tests that prove
+// the shipped examples apply to the world a user tries them against.
+func newDemoEmulator(t *testing.T) *testEmulator {
+	t.Helper()
+	return newTestEmulator(t, emulator.DemoFixture())
+}
+
+// providerConfig is the provider block for this emulator with its fixture's
+// first account; extra is HCL added inside the block.
 func (e *testEmulator) providerConfig(extra string) string {
-	return demoProviderConfig(e.BaseURL, e.UploadURL, extra)
+	return providerConfigFor(e.BaseURL, e.UploadURL, e.apiKey, e.secret, extra)
 }
 
-// demoProviderConfig is providerConfig for other endpoints, such as a proxy
-// in front of the emulator.
-func demoProviderConfig(baseURL, uploadURL, extra string) string {
+// testProviderConfig is providerConfig for other endpoints, such as a proxy
+// in front of an emulator of the test fixture.
+func testProviderConfig(baseURL, uploadURL, extra string) string {
+	return providerConfigFor(baseURL, uploadURL, testAPIKey, testSecret, extra)
+}
+
+func providerConfigFor(baseURL, uploadURL, apiKey, secret, extra string) string {
 	return fmt.Sprintf(`
 provider "flipbook" {
-  api_key    = "demo-key"
-  api_secret = "demo-secret"
+  api_key    = %q
+  api_secret = %q
   base_url   = %q
   upload_url = %q
   %s
 }
-`, baseURL, uploadURL, extra)
+`, apiKey, secret, baseURL, uploadURL, extra)
 }
 
-// apiClient is a client of the emulator with the demo credentials, for
-// changes made "outside Terraform" and for checking what the service holds.
+// apiClient is a client of the emulator with its fixture's first account,
+// for changes made "outside Terraform" and for checking what the service
+// holds.
 func (e *testEmulator) apiClient(t *testing.T) *apiclient.Client {
 	t.Helper()
-	c, err := apiclient.New(apiclient.Config{BaseURL: e.BaseURL, UploadURL: e.UploadURL, APIKey: "demo-key", Secret: "demo-secret"})
+	c, err := apiclient.New(apiclient.Config{BaseURL: e.BaseURL, UploadURL: e.UploadURL, APIKey: e.apiKey, Secret: e.secret})
 	if err != nil {
 		t.Fatalf("building the test client: %v", err)
 	}
 	return c
 }
 
-// fixtureWith is the demo fixture changed by edit, for one test.
-func fixtureWith(edit func(f *emulator.Fixture)) *emulator.Fixture {
-	f := emulator.DemoFixture()
+// testFixturePath is the provider tests' own emulator world. It began as a
+// copy of the emulator's demo fixture, with its own credentials and
+// collection hashes, and changes only with these tests, so the demo is free
+// to change. Its template and feed hashes are those the shared spec-rule
+// table (internal/testdata/spec_input_rules.json) names.
+const testFixturePath = "testdata/fixture.json"
+
+// The test fixture's first account.
+const (
+	testAPIKey = "test-key"
+	testSecret = "test-secret"
+)
+
+// testFixture is a fresh copy of the test fixture.
+func testFixture(t *testing.T) *emulator.Fixture {
+	t.Helper()
+	f, err := emulator.LoadFixture(testFixturePath)
+	if err != nil {
+		t.Fatalf("loading the test fixture: %v", err)
+	}
+	return f
+}
+
+// fixtureWith is the test fixture changed by edit, for one test.
+func fixtureWith(t *testing.T, edit func(f *emulator.Fixture)) *emulator.Fixture {
+	t.Helper()
+	f := testFixture(t)
 	edit(f)
 	return f
 }
@@ -140,7 +188,7 @@ func serveBody(t *testing.T, body func() []byte) *httptest.Server {
 // Every attribute of every object, nested ones included, is described for
 // the generated docs.
 func TestEveryAttributeHasMarkdownDescription(t *testing.T) {
-	server, err := testAccProtoV6ProviderFactories["flipbook"]()
+	server, err := testAccProviderFactories(t)["flipbook"]()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,5 +229,21 @@ func TestEveryAttributeHasMarkdownDescription(t *testing.T) {
 			t.Errorf("%s has no MarkdownDescription", name)
 		}
 		check(name, s.Block.Attributes)
+	}
+}
+
+// expectDiagnostic fails unless d has the summary and its detail names every
+// fact: a hash, a code, an attribute, or a short key phrase. The sentences
+// around them are the provider's wording, free to improve; the summary and
+// the facts are what a user acts on.
+func expectDiagnostic(t *testing.T, d diag.Diagnostic, summary string, facts ...string) {
+	t.Helper()
+	if d.Summary() != summary {
+		t.Errorf("summary %q, want %q", d.Summary(), summary)
+	}
+	for _, f := range facts {
+		if !strings.Contains(d.Detail(), f) {
+			t.Errorf("%q: detail %q does not mention %q", summary, d.Detail(), f)
+		}
 	}
 }

@@ -32,11 +32,11 @@ func (c expectForget) CheckPlan(_ context.Context, req plancheck.CheckPlanReques
 // the service.
 func TestAccRemovedBlock_document(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	const col = "pub-private-1"
+	const col = "col-private"
 	pdf := writeTestPDF(t, t.TempDir(), "manual.pdf", 2)
 	var flipbook string
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_7_0)},
 		Steps: []resource.TestStep{
 			{

@@ -40,14 +40,14 @@ func checkNoBackgroundImage(emu *testEmulator, hash string) resource.TestCheckFu
 
 func TestAccCollectionBackground_lifecycle(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	const hash = "pub-private-1"
+	const hash = "col-private"
 	addr := "flipbook_collection_background.test"
 	if v, err := emu.Emulator.Collection(hash); err != nil || !v.BackgroundImage {
 		t.Fatalf("fixture collection %s should start with a background image (%v)", hash, err)
 	}
 	calls := func() int { return emu.Emulator.Requests()[apiclient.ActionDeleteBackgroundImage]["20"] }
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: backgroundConfig(emu, hash, ""),
@@ -92,14 +92,14 @@ func TestAccCollectionBackground_lifecycle(t *testing.T) {
 
 func TestAccCollectionBackground_collectionGone(t *testing.T) {
 	emu := newTestEmulator(t, nil)
-	cfg := backgroundConfig(emu, "draft-1", "")
+	cfg := backgroundConfig(emu, "col-draft", "")
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
 				PreConfig: func() {
-					if _, err := emu.Emulator.Publish("draft-1"); err != nil {
+					if _, err := emu.Emulator.Publish("col-draft"); err != nil {
 						t.Fatal(err)
 					}
 				},

@@ -22,7 +22,7 @@ import (
 func logoConfig(e *testEmulator, body string) string {
 	return e.providerConfig("") + fmt.Sprintf(`
 resource "flipbook_collection_logo" "test" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   %s
 }
 `, body)
@@ -32,7 +32,7 @@ resource "flipbook_collection_logo" "test" {
 func checkServiceLogo(api *apiclient.Client) resource.TestCheckFunc {
 	const addr = "flipbook_collection_logo.test"
 	return func(s *terraform.State) error {
-		col, err := api.GetCollection(context.Background(), "pub-private-1")
+		col, err := api.GetCollection(context.Background(), "col-private")
 		if err != nil {
 			return err
 		}
@@ -47,7 +47,7 @@ func checkServiceLogo(api *apiclient.Client) resource.TestCheckFunc {
 // returns it).
 func checkClickURL(emu *testEmulator, want string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		v, err := emu.Emulator.Collection("pub-private-1")
+		v, err := emu.Emulator.Collection("col-private")
 		if err != nil {
 			return err
 		}
@@ -70,12 +70,12 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 	srv := serveBody(t, func() []byte { return svg })
 
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: logoConfig(emu, fmt.Sprintf("file = %q\nclick_url = \"https://example.com/\"", logo)),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("pub-private-1")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact("col-private")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("file_sha256"), knownvalue.StringExact(sha256Hex(t, logo))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("logo_image"), knownvalue.StringRegexp(regexp.MustCompile(`\.png$`))),
 					logoChanges.AddStateValue(addr, tfjsonpath.New("logo_image")),
@@ -108,7 +108,7 @@ func TestAccCollectionLogo_lifecycle(t *testing.T) {
 				// A logo replaced outside Terraform is drift, set back by apply.
 				PreConfig: func() {
 					other := writeTestPNG(t, t.TempDir(), "other.png", 2, 2, color.Black)
-					if _, err := api.SetLogo(t.Context(), apiclient.SetLogoInput{CollectionHash: "pub-private-1",
+					if _, err := api.SetLogo(t.Context(), apiclient.SetLogoInput{CollectionHash: "col-private",
 						File: &apiclient.Upload{Name: "other.png", Body: mustOpen(t, other)}}); err != nil {
 						t.Fatal(err)
 					}
@@ -149,14 +149,14 @@ func TestAccCollectionLogo_planTimeChecks(t *testing.T) {
 	pdf := writeTestPDF(t, dir, "logo.pdf", 1)
 	big := writeSparseFile(t, dir, "big.png", []byte("\x89PNG\r\n\x1a\n"), 100<<20+1)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			// Not a rule of the service: a file the provider cannot read cannot be sent.
 			{Config: logoConfig(emu, `file = "does-not-exist.png"`),
 				ExpectError: msgRe("File Not Found", `"does-not-exist.png" does not exist`)},
 			// Spec, collection.setLogo: "at least one must be sent, otherwise code 30".
 			{Config: logoConfig(emu, ""),
-				ExpectError: msgRe("Missing Attribute Configuration", "At least one of these attributes must be configured: [file,file_url]")},
+				ExpectError: msgRe("Missing Attribute Configuration", "[file,file_url]")},
 			// "Maximum size and allowed types for logo images: not shown": planned, with a warning.
 			{Config: logoConfig(emu, fmt.Sprintf("file = %q", pdf)), PlanOnly: true, ExpectNonEmptyPlan: true},
 			{Config: logoConfig(emu, fmt.Sprintf("file = %q", big)), PlanOnly: true, ExpectNonEmptyPlan: true},
@@ -178,12 +178,12 @@ click_url = "javascript:alert(1)"`),
 // emulator's own choice (README, "Where the spec is silent, the emulator …":
 // logos are PNG, JPEG, GIF, WebP or SVG within the upload size limit).
 func TestAccCollectionLogo_guessedLimits(t *testing.T) {
-	emu := newTestEmulator(t, fixtureWith(func(f *emulator.Fixture) { f.Limits.MaxUploadBytes = 1 << 20 }))
+	emu := newTestEmulator(t, fixtureWith(t, func(f *emulator.Fixture) { f.Limits.MaxUploadBytes = 1 << 20 }))
 	dir := t.TempDir()
 	pdf := writeTestPDF(t, dir, "logo.png", 1)
 	big := writeSparseFile(t, dir, "big.png", []byte("\x89PNG\r\n\x1a\n"), 2<<20)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: logoConfig(emu, fmt.Sprintf("file = %q", pdf)),
 				ExpectError: msgRe("Logo Image Not Accepted", "with flipbook_collection_logo.test", "code 45")},

@@ -103,7 +103,8 @@ func (c expectTainted) CheckPlan(_ context.Context, req plancheck.CheckPlanReque
 
 const brochureAddr = "flipbook_template_collection.brochure"
 
-// brochure is CONTRACT.md's example with a title and extra HCL (timeouts).
+// brochure is the README's flipbook_template_collection example (README,
+// "Tour") with a title and extra HCL (timeouts).
 func brochure(title, extra string) string {
 	return fmt.Sprintf(`
 resource "flipbook_template_collection" "brochure" {
@@ -141,7 +142,7 @@ func TestAccTemplateCollection_lifecycle(t *testing.T) {
 	differs := statecheck.CompareValue(compare.ValuesDiffer())
 	same := statecheck.CompareValue(compare.ValuesSame())
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: e.providerConfig("") + brochure("Spring brochure", ""),
@@ -226,11 +227,11 @@ func TestAccTemplateCollection_adoptAfterImport(t *testing.T) {
 	importBlock := `
 import {
   to = flipbook_template_collection.brochure
-  id = "draft-1"
+  id = "col-draft"
 }
 `
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config: e.providerConfig("") + importBlock + brochure("Draft", ""),
@@ -239,7 +240,7 @@ import {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("id"), knownvalue.StringExact("draft-1")),
+					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("id"), knownvalue.StringExact("col-draft")),
 					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("status"), knownvalue.StringExact("editable")),
 					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(2)),
 					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("sections"), knownvalue.ListSizeExact(2)),
@@ -270,7 +271,7 @@ func TestAccTemplateCollection_generationFailed(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	firstHash := func() string { return generated(e, "template")[0].CollectionHash }
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() {
@@ -310,7 +311,7 @@ func TestAccTemplateCollection_createTimeout(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	firstHash := func() string { return generated(e, "template")[0].CollectionHash }
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig:   func() { e.Emulator.SetGenerationDelay(time.Minute) },
@@ -336,11 +337,11 @@ func TestAccTemplateCollection_createTimeout(t *testing.T) {
 
 // Throttling (codes 31/32) during apply is retried until it succeeds.
 func TestAccTemplateCollection_throttled(t *testing.T) {
-	fx := emulator.DemoFixture()
+	fx := testFixture(t)
 	fx.Limits.RequestsPerSecond = 1
 	e := newTestEmulator(t, fx)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + brochure("Throttled", ""),
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -368,7 +369,7 @@ func TestAccTemplateCollection_throttled(t *testing.T) {
 func TestAccTemplateCollection_published(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: e.providerConfig("") + brochure("To publish", "")},
 			{
@@ -410,7 +411,7 @@ func TestAccTemplateCollection_published(t *testing.T) {
 func TestAccTemplateCollection_deleted(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: e.providerConfig("") + brochure("To delete", "")},
 			{
@@ -474,7 +475,7 @@ func TestAccTemplateCollection_validation(t *testing.T) {
 	for _, cfg := range planned {
 		steps = append(steps, resource.TestStep{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true})
 	}
-	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+	resource.ParallelTest(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviderFactories(t), Steps: steps})
 	expectNoAPICalls(t, e)
 }
 
@@ -497,7 +498,7 @@ func TestAccTemplateCollection_serviceAnswerOnAttribute(t *testing.T) {
 }`
 	}
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: cfg("tpl-nope"), ExpectError: msgRe("Error Creating Template Collection",
 				`sections[1].templates[1].templateHash: unknown template "tpl-nope"`, "code 40")},
@@ -519,10 +520,10 @@ func readExample(t *testing.T, rel string) string {
 }
 
 func TestAccTemplateCollection_example(t *testing.T) {
-	e := newTestEmulator(t, nil)
+	e := newDemoEmulator(t)
 	const addr = "flipbook_template_collection.example"
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
 			Config: e.providerConfig("") + readExample(t, "resources/flipbook_template_collection/resource.tf"),
 			ConfigStateChecks: []statecheck.StateCheck{

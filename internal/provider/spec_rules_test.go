@@ -83,7 +83,7 @@ func TestAccSpecInputRules(t *testing.T) {
 				}
 				steps = append(steps, step)
 			}
-			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProtoV6ProviderFactories, Steps: steps})
+			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: testAccProviderFactories(t), Steps: steps})
 			if r.Provider == "plan" && r.Action != "collection.getEmbed" {
 				expectNoAPICalls(t, e)
 			}
@@ -130,11 +130,11 @@ func specConfig(t *testing.T, e *testEmulator, dir, action string, in map[string
 		}
 		fmt.Fprintf(&b, "  sections = %s\n}\n", hclValue(t, specSchemaValue(sections, catalog)))
 	case "collection.setPermissions":
-		b.WriteString("resource \"flipbook_collection_permissions\" \"rule\" {\n  collection_hash = \"pub-private-1\"\n")
+		b.WriteString("resource \"flipbook_collection_permissions\" \"rule\" {\n  collection_hash = \"col-private\"\n")
 		attr("permissions", in["permissions"])
 		b.WriteString("}\n")
 	case "collection.getEmbed":
-		b.WriteString("data \"flipbook_embed\" \"rule\" {\n  collection_hash = \"pub-private-1\"\n")
+		b.WriteString("data \"flipbook_embed\" \"rule\" {\n  collection_hash = \"col-private\"\n")
 		for _, k := range sortedKeys(in) {
 			attr(map[string]string{"startPage": "start_page", "width": "width", "height": "height", "responsive": "responsive"}[k], in[k])
 		}
@@ -145,7 +145,7 @@ func specConfig(t *testing.T, e *testEmulator, dir, action string, in map[string
 		if action == "collection.setLogo" {
 			kind = "flipbook_collection_logo"
 		}
-		fmt.Fprintf(&b, "resource %q \"rule\" {\n  collection_hash = \"pub-private-1\"\n", kind)
+		fmt.Fprintf(&b, "resource %q \"rule\" {\n  collection_hash = \"col-private\"\n", kind)
 		for _, k := range sortedKeys(in) {
 			switch k {
 			case "file":
@@ -291,7 +291,7 @@ func TestSpecRuleMessagesAreSpecific(t *testing.T) {
 // only for top-level attributes. Set elements have no index: the path of a
 // permissions entry is compared as permissions[*].
 func TestSpecInputRulesAttributePaths(t *testing.T) {
-	server, err := testAccProtoV6ProviderFactories["flipbook"]()
+	server, err := testAccProviderFactories(t)["flipbook"]()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,7 +373,7 @@ func specResourceConfig(action string, in map[string]any) (string, map[string]an
 		}
 		return "flipbook_template_collection", cfg
 	case "collection.setPermissions":
-		return "flipbook_collection_permissions", map[string]any{"collection_hash": "pub-private-1", "permissions": in["permissions"]}
+		return "flipbook_collection_permissions", map[string]any{"collection_hash": "col-private", "permissions": in["permissions"]}
 	}
 	return "", nil
 }

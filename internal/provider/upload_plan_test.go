@@ -144,15 +144,15 @@ func TestAccUpload_throttledUploadRetried(t *testing.T) {
 	logo := writeTestPNG(t, dir, "logo.png", 8, 8, color.RGBA{G: 255, A: 255})
 	uploadURL := throttlingUploadProxy(t, emu)
 	resource.ParallelTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
-			Config: demoProviderConfig(emu.BaseURL, uploadURL, "") + fmt.Sprintf(`
+			Config: testProviderConfig(emu.BaseURL, uploadURL, "") + fmt.Sprintf(`
 resource "flipbook_document" "test" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   file            = %q
 }
 resource "flipbook_collection_logo" "test" {
-  collection_hash = "pub-private-1"
+  collection_hash = "col-private"
   file            = %q
 }
 `, pdf, logo),
