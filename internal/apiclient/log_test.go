@@ -128,11 +128,13 @@ func TestTransportErrorsQuoteNoCredentials(t *testing.T) {
 func TestRedactorPatterns(t *testing.T) {
 	r := newRedactor("s3cr3t-value", "key-value", "")
 	for in, want := range map[string]string{
-		"GET /v1/?apiKey=abc&signature=0123abcd&x=1":   "GET /v1/?apiKey=***&signature=***&x=1",
-		`{"apiKey":"abc","signature": "def"}`:          `{"apiKey":"***","signature": "***"}`,
-		"apikey%3Dabc signature%3ddef":                 "apikey%3D*** signature%3d***",
-		"the secret s3cr3t-value and key-value leaked": "the secret *** and *** leaked",
-		"nothing to hide":                              "nothing to hide",
+		"GET /v1/?apiKey=abc&signature=0123abcd&x=1":                            "GET /v1/?apiKey=***&signature=***&x=1",
+		`{"apiKey":"abc","signature": "def"}`:                                   `{"apiKey":"***","signature": "***"}`,
+		"apikey%3Dabc signature%3ddef":                                          "apikey%3D*** signature%3d***",
+		"the secret s3cr3t-value and key-value leaked":                          "the secret *** and *** leaked",
+		"nothing to hide":                                                       "nothing to hide",
+		`{"status":"COMPLETE","resourceUrl":"https://cdn.example/p.zip?t=1&u=2`: `{"status":"COMPLETE","resourceUrl":"***`,
+		`<resourceUrl>https://cdn.example/p.zip</resourceUrl>`:                  `<resourceUrl>***</resourceUrl>`,
 	} {
 		if got := r.redact(in); got != want {
 			t.Errorf("redact(%q) = %q, want %q", in, got, want)
@@ -149,4 +151,28 @@ func TestOutcomeUnknownMessageExample(t *testing.T) {
 		t.Errorf("message: %s", msg)
 	}
 	t.Log(msg)
+}
+
+// A package answer cut off after its link: neither the error nor the logged
+// attempts carry the link (it downloads the collection for a minute).
+func TestTruncatedPackageAnswerHidesTheLink(t *testing.T) {
+	const link = "https://cdn.example/packages/secret-package.zip"
+	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write([]byte(`{"code":20,"status":"OK","data":{"status":"COMPLETE","resourceUrl":"` + link))
+	})
+	log := &recordingLogger{}
+	c, _ := newTestClient(t, f, func(cfg *Config) { cfg.Logger = log; cfg.Retry.MaxRetries = new(1) })
+	_, err := c.DownloadHTML(t.Context(), "c-1")
+	if err == nil {
+		t.Fatal("a truncated answer was accepted")
+	}
+	if strings.Contains(err.Error(), "secret-package") {
+		t.Errorf("the error carries the link: %v", err)
+	}
+	for _, ev := range log.all() {
+		if strings.Contains(fmt.Sprint(ev.Fields), "secret-package") || strings.Contains(ev.Msg, "secret-package") {
+			t.Errorf("a log event carries the link: %s %v", ev.Msg, ev.Fields)
+		}
+	}
 }

@@ -143,8 +143,11 @@ func (c *Client) SetPermissions(ctx context.Context, collectionHash string, perm
 		}
 		return nonNilPermissions(out.Permissions), nil
 	}
+	// The list before the call, so that a lost answer can be told from a
+	// call that landed: a failed read leaves it unknown (nil).
+	before, _ := c.GetPermissions(ctx, collectionHash)
 	var readBack []Permission // set (never nil) when reading back showed the call had landed
-	if err := c.confirmed(ctx, req, &out, c.confirmPermissions(collectionHash, perms, &readBack)); err != nil {
+	if err := c.confirmed(ctx, req, &out, c.confirmPermissions(collectionHash, perms, before, &readBack)); err != nil {
 		return nil, err
 	}
 	if readBack != nil {

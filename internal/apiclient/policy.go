@@ -169,23 +169,55 @@ func (c *Client) logDecision(ctx context.Context, action string, landed bool, se
 }
 
 // confirmPermissions reads collection.getPermissions after an ambiguous
-// collection.setPermissions: the call landed when the saved list is the
-// requested one (spec, collection.getPermissions: the saved rows as `{type,
-// email?, group?}`; notifyViaEmail "is never returned", so it is not
-// compared). A list whose entries the service skipped never matches, so it
-// is sent again.
-func (c *Client) confirmPermissions(hash string, want []Permission, saved *[]Permission) func(ctx context.Context) (bool, error) {
+// collection.setPermissions with notifyViaEmail. Spec, rule 7: "A repeat
+// call with true can send again", so the list is re-sent only when reading
+// back proves the first send did not land:
+//   - the saved list is the requested one: landed;
+//   - it differs from the list read before the send (before): something was
+//     saved, and this call is what changed it: landed, and what it saved is
+//     the answer;
+//   - it is still the list before, and none of its entries was requested:
+//     a landed call would have saved the requested entries that are not
+//     skipped (rule 6; when all are skipped nothing is saved, and a second
+//     send notifies nobody), so it did not land: send again;
+//   - otherwise (still the list before, which already held some requested
+//     entries) it cannot tell, and says so rather than e-mail twice.
+//
+// notifyViaEmail "is never returned", so it is not compared. A nil before
+// (the read before the send failed) leaves only the first rule and
+// re-sending.
+func (c *Client) confirmPermissions(hash string, want, before []Permission, saved *[]Permission) func(ctx context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
 		got, err := c.GetPermissions(ctx, hash)
 		if err != nil {
 			return false, err
 		}
-		if !samePermissions(got, want) {
+		switch {
+		case samePermissions(got, want), before != nil && !samePermissions(got, before):
+			*saved = got
+			return true, nil
+		case before == nil || !sharesPermission(got, want):
 			return false, nil
 		}
-		*saved = got
-		return true, nil
+		return false, fmt.Errorf("the saved access list is unchanged and already held some of the requested entries, " +
+			"so reading it back cannot tell whether the call landed (it was not sent again, to avoid a second round of e-mails)")
 	}
+}
+
+// permissionKey identifies an entry as getPermissions returns it: type,
+// e-mail without case (as addresses are compared) and group.
+func permissionKey(p Permission) string {
+	return strings.ToLower(p.Type) + "\x00" + strings.ToLower(p.Email) + "\x00" + p.Group
+}
+
+// sharesPermission says whether some entry of a is also in b.
+func sharesPermission(a, b []Permission) bool {
+	for _, p := range a {
+		if slices.ContainsFunc(b, func(q Permission) bool { return permissionKey(q) == permissionKey(p) }) {
+			return true
+		}
+	}
+	return false
 }
 
 // samePermissions compares two access lists as sets of (type, email,
@@ -194,7 +226,7 @@ func samePermissions(a, b []Permission) bool {
 	key := func(ps []Permission) []string {
 		out := make([]string, 0, len(ps))
 		for _, p := range ps {
-			out = append(out, strings.ToLower(p.Type)+"\x00"+strings.ToLower(p.Email)+"\x00"+p.Group)
+			out = append(out, permissionKey(p))
 		}
 		slices.Sort(out)
 		return slices.Compact(out)
@@ -206,7 +238,7 @@ func samePermissions(a, b []Permission) bool {
 // flipbook.add. before holds the item hashes listed before the upload; an
 // item not among them, with the requested title when one was given, is this
 // upload: it is adopted (its hash, and the conversion status as listed).
-// None: the upload did not land. More than one: it cannot tell which, and
+// None after addedItemReads reads: the upload did not land. More than one: it cannot tell which, and
 // says so rather than guess.
 //
 // A collection still generating lists no items (spec: the caller polls
@@ -219,16 +251,27 @@ func (c *Client) adoptAddedItem(in AddFlipbookInput, before map[string]bool, gen
 			return false, fmt.Errorf("collection %s was still generating before the upload, so its new items cannot be told apart "+
 				"from the document without a title", in.CollectionHash)
 		}
-		coll, err := c.GetCollection(ctx, in.CollectionHash)
-		if err != nil {
-			return false, err
-		}
 		var found []CollectionItem
-		for _, it := range coll.CollectionItems {
-			if before[it.FlipbookHash] || (in.Title != "" && it.FlipbookTitle != in.Title) {
-				continue
+		for read := 1; ; read++ {
+			coll, err := c.GetCollection(ctx, in.CollectionHash)
+			if err != nil {
+				return false, err
 			}
-			found = append(found, it)
+			for _, it := range coll.CollectionItems {
+				if before[it.FlipbookHash] || (in.Title != "" && it.FlipbookTitle != in.Title) {
+					continue
+				}
+				found = append(found, it)
+			}
+			// The spec does not say that an added item is listed at once, so
+			// an absent one is looked for again before the upload counts as
+			// lost: a second upload would leave two documents.
+			if len(found) > 0 || read == addedItemReads {
+				break
+			}
+			if err := c.sleep(ctx, addedItemPause); err != nil {
+				return false, err
+			}
 		}
 		switch len(found) {
 		case 0:
@@ -248,6 +291,14 @@ func (c *Client) adoptAddedItem(in AddFlipbookInput, before map[string]bool, gen
 			in.CollectionHash, len(found), strings.Join(hashes, ", "))
 	}
 }
+
+// addedItemReads is how many times collection.getCollection is read,
+// addedItemPause apart, before an upload that lost its answer and is not
+// listed counts as not landed.
+const (
+	addedItemReads = 3
+	addedItemPause = 2 * time.Second
+)
 
 // lockCollection serialises the flipbook.add calls of this Client on one
 // collection, so that an item found new after an ambiguous failure cannot

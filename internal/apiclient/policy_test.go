@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,8 +110,14 @@ func TestResendNeedsARewindableUpload(t *testing.T) {
 // permissionsAPI answers setPermissions by failing the first n calls after
 // saving (the answer is lost), and getPermissions with what was saved.
 func permissionsAPI(t *testing.T, lose int, skip bool) *fakeAPI {
+	return permissionsAPIFrom(t, `[]`, lose, skip)
+}
+
+// permissionsAPIFrom is permissionsAPI with the list saved before as
+// initial (JSON).
+func permissionsAPIFrom(t *testing.T, initial string, lose int, skip bool) *fakeAPI {
 	var mu sync.Mutex
-	saved := `[]`
+	saved := initial
 	sets := 0
 	return newFakeAPI(t, func(_ int, c captured, w http.ResponseWriter, _ *http.Request) {
 		mu.Lock()
@@ -146,8 +153,8 @@ func TestSetPermissionsWithNotifyReadsBackBeforeResending(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(actionsSent(f, ActionSetPermissions)) != 1 || len(actionsSent(f, ActionGetPermissions)) != 1 {
-		t.Errorf("requests %d: want one set and one read back", f.count())
+	if len(actionsSent(f, ActionSetPermissions)) != 1 || len(actionsSent(f, ActionGetPermissions)) != 2 {
+		t.Errorf("requests %d: want one set, one read before it and one read back", f.count())
 	}
 	if !reflect.DeepEqual(got, []Permission{{Type: PermissionTeammate, Email: "ANA@example.com"}}) {
 		t.Errorf("result %+v, want the list read back", got)
@@ -391,5 +398,70 @@ func TestAddFlipbookToAGeneratingCollectionNeedsATitle(t *testing.T) {
 	fb, err := c.AddFlipbook(t.Context(), AddFlipbookInput{CollectionHash: "c-1", Title: "Manual", FileURL: "https://example.com/a.pdf"})
 	if err != nil || fb.FlipbookHash != "mine" || adds.Load() != 1 {
 		t.Fatalf("got %+v, %v after %d uploads, want mine after 1", fb, err, adds.Load())
+	}
+}
+
+// Some requested entries skipped (spec, rule 6), the answer lost: the list
+// read back is neither the requested one nor the one before, so the call
+// landed and is not sent again (the saved reader is e-mailed once). When
+// the list read back is still the one before and already held a requested
+// entry, reading back cannot tell: nothing is sent again.
+func TestSetPermissionsWithNotifyPartlySkipped(t *testing.T) {
+	want := []Permission{
+		{Type: PermissionTeammate, Email: "ana@example.com", NotifyViaEmail: true},
+		{Type: PermissionTeammate, Email: "ghost@example.com", NotifyViaEmail: true},
+	}
+	f := permissionsAPI(t, 1, false) // saves ana only
+	c, _ := newTestClient(t, f, nil)
+	got, err := c.SetPermissions(t.Context(), "c-1", want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(actionsSent(f, ActionSetPermissions)); n != 1 {
+		t.Errorf("sets %d, want 1: the read back shows the call landed", n)
+	}
+	if !reflect.DeepEqual(got, []Permission{{Type: PermissionTeammate, Email: "ANA@example.com"}}) {
+		t.Errorf("result %+v, want the list read back", got)
+	}
+
+	f = permissionsAPIFrom(t, `[{"type":"teammate","email":"ana@example.com"}]`, 1, false)
+	c, _ = newTestClient(t, f, nil)
+	_, err = c.SetPermissions(t.Context(), "c-1", want)
+	if !IsOutcomeUnknown(err) || len(actionsSent(f, ActionSetPermissions)) != 1 {
+		t.Errorf("err = %v after %d sets, want outcome unknown after 1", err, len(actionsSent(f, ActionSetPermissions)))
+	}
+}
+
+// An upload that landed but is listed only on a later read (the spec does
+// not say items are listed at once) is still adopted, not uploaded again.
+func TestAddFlipbookWaitsForALateListing(t *testing.T) {
+	var mu sync.Mutex
+	reads, adds := 0, 0
+	f := newFakeAPI(t, func(_ int, c captured, w http.ResponseWriter, _ *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch c.Params.Get("action") {
+		case ActionGetCollection:
+			reads++
+			items := `{"flipbookHash":"old","flipbookTitle":"Manual"}`
+			if adds > 0 && reads >= 3 { // the read before, one read back without it
+				items += `,{"flipbookHash":"late","flipbookTitle":"Guide","convertStatus":"PROCESSING"}`
+			}
+			writeJSON(w, http.StatusOK, okEnvelope(`{"collectionHash":"c-1","collectionItems":[`+items+`]}`))
+		case ActionAddFlipbook:
+			adds++
+			resetConn(t, w)
+		}
+	})
+	c, sleeps := newTestClient(t, f, nil)
+	fb, err := c.AddFlipbook(t.Context(), addInput("Guide"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fb.FlipbookHash != "late" || adds != 1 {
+		t.Errorf("got %+v after %d uploads, want the late item after 1", fb, adds)
+	}
+	if !slices.Contains(sleeps.recorded(), addedItemPause) {
+		t.Errorf("waits %v: want a pause of %v before reading again", sleeps.recorded(), addedItemPause)
 	}
 }

@@ -13,9 +13,15 @@ const redacted = "***"
 // form bodies and JSON-ish text, in plain or percent-encoded form.
 var credentialParam = regexp.MustCompile(`(?i)((?:apiKey|signature)(?:=|%3D|"\s*:\s*"|\\"\s*:\s*\\"))[^&\s"'\\<>]*`)
 
+// packageLink matches the value of a resourceUrl, the offline HTML
+// package's link (spec: "valid one minute"): whoever holds it downloads the
+// collection, so it is as secret as a credential while it lives. It covers
+// JSON (plain or escaped), XML and parameter forms, to the end of the URL.
+var packageLink = regexp.MustCompile(`(?i)(resourceUrl(?:=|%3D|"\s*:\s*"|\\"\s*:\s*\\"|>))[^\s"'\\<>]+`)
+
 // redactor scrubs the credentials of one request from text headed for logs
 // and error messages: the secret, the apiKey, this request's signature,
-// and anything shaped like an apiKey= or signature= parameter.
+// anything shaped like an apiKey= or signature= parameter, and package links.
 type redactor struct {
 	literals []string
 }
@@ -40,6 +46,7 @@ func newRedactor(values ...string) *redactor {
 
 func (r *redactor) redact(s string) string {
 	s = credentialParam.ReplaceAllString(s, "${1}"+redacted)
+	s = packageLink.ReplaceAllString(s, "${1}"+redacted)
 	if r == nil {
 		return s
 	}
