@@ -175,6 +175,35 @@ func TestResolveSettingsMaxRetries(t *testing.T) {
 	}
 }
 
+// A setting not known until apply is reported at its attribute, tuning
+// settings included: planning with a guessed client would not be the
+// client apply uses.
+func TestResolveSettingsUnknown(t *testing.T) {
+	base := providerModel{
+		APIKey: types.StringValue("k"), APISecret: types.StringValue("s"),
+		BaseURL: types.StringValue("https://api.example.com/v1/"), UploadURL: types.StringValue("https://up.example.com/v1/"),
+		RequestsPerSecond: types.Int64Null(), RequestsPerMinute: types.Int64Null(),
+		MaxRetries: types.Int64Null(), InsecureHTTP: types.BoolNull(),
+	}
+	for attr, edit := range map[string]func(*providerModel){
+		"api_key":             func(m *providerModel) { m.APIKey = types.StringUnknown() },
+		"requests_per_second": func(m *providerModel) { m.RequestsPerSecond = types.Int64Unknown() },
+		"requests_per_minute": func(m *providerModel) { m.RequestsPerMinute = types.Int64Unknown() },
+		"max_retries":         func(m *providerModel) { m.MaxRetries = types.Int64Unknown() },
+		"insecure_http":       func(m *providerModel) { m.InsecureHTTP = types.BoolUnknown() },
+	} {
+		cfg := base
+		edit(&cfg)
+		_, diags := resolveSettings(cfg, func(string) string { return "" })
+		if len(diags) != 1 || diags[0].Summary() != "Unknown Flipbook Provider Setting" || !strings.Contains(diags[0].Detail(), attr) {
+			t.Errorf("%s unknown: diagnostics %v, want one Unknown Flipbook Provider Setting naming it", attr, diags)
+		}
+	}
+	if _, diags := resolveSettings(base, func(string) string { return "" }); diags.HasError() {
+		t.Errorf("known settings: %v", diags)
+	}
+}
+
 // resolveSettings fills every setting from the environment, trims the
 // strings, and reports each unusable value at its attribute.
 func TestResolveSettingsEnvironment(t *testing.T) {

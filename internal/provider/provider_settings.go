@@ -70,9 +70,22 @@ func resolveSettings(cfg providerModel, getenv func(string) string) (providerSet
 	}
 	for _, str := range strs {
 		if str.value.IsUnknown() {
-			diags.AddAttributeError(path.Root(str.attr), "Unknown Flipbook Provider Setting",
-				fmt.Sprintf("The provider cannot build its API client because %q depends on a value that is not known until apply. "+
-					"Set it to a literal or a variable, or set %s in the environment.", str.attr, str.env))
+			addUnknownSetting(&diags, str.attr, str.env)
+		}
+	}
+	// Tuning settings too: guessing one (a default, or the environment)
+	// would plan with a client that apply does not use.
+	for _, u := range []struct {
+		unknown   bool
+		attr, env string
+	}{
+		{cfg.RequestsPerSecond.IsUnknown(), "requests_per_second", envRequestsPerSecond},
+		{cfg.RequestsPerMinute.IsUnknown(), "requests_per_minute", envRequestsPerMinute},
+		{cfg.MaxRetries.IsUnknown(), "max_retries", envMaxRetries},
+		{cfg.InsecureHTTP.IsUnknown(), "insecure_http", envInsecureHTTP},
+	} {
+		if u.unknown {
+			addUnknownSetting(&diags, u.attr, u.env)
 		}
 	}
 	if diags.HasError() {
@@ -100,6 +113,12 @@ func resolveSettings(cfg providerModel, getenv func(string) string) (providerSet
 	s.MaxRetries = intSetting(cfg.MaxRetries, "max_retries", envMaxRetries, getenv, &diags)
 	s.InsecureHTTP = boolSetting(cfg.InsecureHTTP, "insecure_http", envInsecureHTTP, getenv, &diags)
 	return s, diags
+}
+
+func addUnknownSetting(diags *diag.Diagnostics, attr, env string) {
+	diags.AddAttributeError(path.Root(attr), "Unknown Flipbook Provider Setting",
+		fmt.Sprintf("The provider cannot build its API client because %q depends on a value that is not known until apply. "+
+			"Set it to a literal or a variable, or set %s in the environment.", attr, env))
 }
 
 // intSetting is a whole-number setting from the block, else the
