@@ -11,7 +11,7 @@ import (
 
 // Progress is reported while waiting for an asynchronous job.
 type Progress struct {
-	What    string        // "generation", "conversion" or "download package"
+	What    string        // JobGeneration, JobConversion or JobDownloadPackage
 	Hash    string        // the collection or flipbook hash waited on
 	Status  string        // the status last seen
 	Polls   int           // calls spent so far
@@ -120,7 +120,7 @@ type pollCheck func(ctx context.Context) (status string, done bool, err error)
 
 // pollSchedule describes how one kind of wait polls.
 type pollSchedule struct {
-	what  string        // "generation", "conversion" or "download package"
+	what  string        // JobGeneration, JobConversion or JobDownloadPackage
 	learn bool          // share job durations through the budget
 	least time.Duration // least time between two polls
 }
@@ -193,7 +193,7 @@ func (c *Client) poll(ctx context.Context, sched pollSchedule, hash string, prog
 // "failed" (a failed generation may leave collectionStatus "editable").
 func (c *Client) WaitForGeneration(ctx context.Context, collectionHash string, progress ProgressFunc) (*Collection, error) {
 	var last *Collection
-	err := c.poll(ctx, pollSchedule{what: "generation", learn: true}, collectionHash, progress, func(ctx context.Context) (string, bool, error) {
+	err := c.poll(ctx, pollSchedule{what: JobGeneration, learn: true}, collectionHash, progress, func(ctx context.Context) (string, bool, error) {
 		coll, err := c.GetCollection(ctx, collectionHash)
 		if err != nil {
 			return "", false, err
@@ -225,7 +225,7 @@ func (c *Client) WaitForConversion(ctx context.Context, collectionHash, flipbook
 		lastColl *Collection
 		lastItem *CollectionItem
 	)
-	err := c.poll(ctx, pollSchedule{what: "conversion", learn: true}, flipbookHash, progress, func(ctx context.Context) (string, bool, error) {
+	err := c.poll(ctx, pollSchedule{what: JobConversion, learn: true}, flipbookHash, progress, func(ctx context.Context) (string, bool, error) {
 		coll, err := c.GetCollection(ctx, collectionHash)
 		if err != nil {
 			return "", false, err
@@ -257,7 +257,7 @@ func (c *Client) WaitForConversion(ctx context.Context, collectionHash, flipbook
 // *JobFailedError.
 func (c *Client) WaitForDownload(ctx context.Context, collectionHash string, progress ProgressFunc) (*DownloadPackage, error) {
 	var last *DownloadPackage
-	err := c.poll(ctx, pollSchedule{what: "download package", least: DownloadPollInterval}, collectionHash, progress, func(ctx context.Context) (string, bool, error) {
+	err := c.poll(ctx, pollSchedule{what: JobDownloadPackage, least: DownloadPollInterval}, collectionHash, progress, func(ctx context.Context) (string, bool, error) {
 		pkg, err := c.DownloadHTML(ctx, collectionHash)
 		if err != nil {
 			return "", false, err

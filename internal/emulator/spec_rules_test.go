@@ -5,39 +5,23 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/specrules"
 )
 
-// specRule is one entry of the table both test suites read (see its "about").
-type specRule struct {
-	ID        string         `json:"id"`
-	Spec      string         `json:"spec"`
-	Action    string         `json:"action"`
-	Allowed   map[string]any `json:"allowed"`
-	Forbidden map[string]any `json:"forbidden"`
-	Code      int            `json:"code"`
-	Errors    []string       `json:"errors"`
-}
+// specRule is one entry of the table both test suites read.
+type specRule = specrules.Rule
 
 func loadSpecRules(t *testing.T) []specRule {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/spec_input_rules.json")
+	rules, err := specrules.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var table struct{ Rules []specRule }
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&table); err != nil {
-		t.Fatal(err)
-	}
-	if len(table.Rules) == 0 {
-		t.Fatal("no rules in the table")
-	}
-	return table.Rules
+	return rules
 }
 
 // TestSpecInputRules sends every input of the shared table: an input the spec

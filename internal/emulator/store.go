@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"maps"
 	mrand "math/rand/v2"
 	"slices"
 	"sort"
@@ -479,11 +480,7 @@ func (s *store) requestCounts() map[string]map[string]int {
 	defer s.mu.Unlock()
 	out := make(map[string]map[string]int, len(s.requests))
 	for a, m := range s.requests {
-		cp := make(map[string]int, len(m))
-		for k, v := range m {
-			cp[k] = v
-		}
-		out[a] = cp
+		out[a] = maps.Clone(m)
 	}
 	return out
 }

@@ -77,7 +77,8 @@ func (a *htmlPackageDownloadAction) Schema(ctx context.Context, _ action.SchemaR
 				MarkdownDescription: "Where the ZIP archive is written, such as `\"${path.module}/handbook.zip\"`. A relative " +
 					"path is taken from the directory Terraform runs in. Missing parent directories are created; an existing " +
 					"file is replaced only once the new one is complete.",
-				Required:   true,
+				Required: true,
+				// Not API input: a local file needs a name, or there is nowhere to write the ZIP.
 				Validators: nonEmptyString(),
 			},
 			"timeouts": tmo,

@@ -125,7 +125,7 @@ func (e *testEmulator) apiClient(t *testing.T) *apiclient.Client {
 // copy of the emulator's demo fixture, with its own credentials and
 // collection hashes, and changes only with these tests, so the demo is free
 // to change. Its template and feed hashes are those the shared spec-rule
-// table (internal/testdata/spec_input_rules.json) names.
+// table (internal/specrules/spec_input_rules.json) names.
 const testFixturePath = "testdata/fixture.json"
 
 // The test fixture's first account.

@@ -1,12 +1,10 @@
 package provider
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"image/color"
 	"math/big"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -16,39 +14,20 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/specrules"
 )
 
-// specRule is one entry of the table both test suites read (see its "about").
-type specRule struct {
-	ID            string         `json:"id"`
-	Spec          string         `json:"spec"`
-	Action        string         `json:"action"`
-	Allowed       map[string]any `json:"allowed"`
-	Forbidden     map[string]any `json:"forbidden"`
-	Code          int            `json:"code"`
-	Provider      string         `json:"provider"`
-	ProviderNote  string         `json:"provider_note"`
-	Attribute     string         `json:"attribute"`
-	ProviderError string         `json:"provider_error"`
-	Clean         bool           `json:"clean"`
-}
+// specRule is one entry of the table both test suites read.
+type specRule = specrules.Rule
 
 func loadSpecRules(t *testing.T) []specRule {
 	t.Helper()
-	b, err := os.ReadFile("../testdata/spec_input_rules.json")
+	rules, err := specrules.Load()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var table struct{ Rules []specRule }
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	if err := dec.Decode(&table); err != nil {
-		t.Fatal(err)
-	}
-	if len(table.Rules) == 0 {
-		t.Fatal("no rules in the table")
-	}
-	return table.Rules
+	return rules
 }
 
 // TestAccSpecInputRules writes every input of the shared table as a

@@ -184,9 +184,7 @@ func (e *env) calls() (total, throttled int, err error) {
 		return 0, 0, err
 	}
 	defer resp.Body.Close()
-	var body struct {
-		ByAction map[string]map[string]int `json:"byAction"`
-	}
+	var body emulator.RequestCounts
 	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
 		return 0, 0, err
 	}

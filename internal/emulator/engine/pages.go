@@ -147,7 +147,7 @@ func selectedPages(m map[string]any, tpl Template) []int {
 	list, _ := pv.([]any)
 	var out []int
 	for _, e := range list {
-		if idx, ok := integer(e); ok && idx >= 0 && idx < tpl.Pages {
+		if idx, ok := pageIndex(e); ok && idx >= 0 && idx < tpl.Pages {
 			out = append(out, idx)
 		}
 	}

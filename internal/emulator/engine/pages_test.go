@@ -94,6 +94,14 @@ func TestTemplatePages(t *testing.T) {
 	if !reflect.DeepEqual(pages, want) {
 		t.Errorf("pages\n%+v\nwant\n%+v", pages, want)
 	}
+	// An index written as a whole-valued number (1.0) is a page both the
+	// page count and the player draw.
+	whole := `[{"sectionType":"static","templates":[{"templateHash":"tpl-cover","templatePages":[1.0,"x"]}]}]`
+	wholePages, _ := TemplatePages(whole, templateLib, 10)
+	wholeGen, _ := TemplateSections(whole, templateLib)
+	if len(wholePages) != wholeGen.PageCount || len(wholePages) != 1 || wholePages[0].Index != 1 {
+		t.Errorf("templatePages [1.0, \"x\"]: pages %+v, PageCount %d; want page 1 alone in both", wholePages, wholeGen.PageCount)
+	}
 	if _, bad := TemplatePages(`[{"sectionType":"blank"}]`, templateLib, 10); bad == nil {
 		t.Error("TemplatePages accepted sections without a static one")
 	}
