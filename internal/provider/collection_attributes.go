@@ -215,6 +215,15 @@ func (m *collectionAttrsModel) nullUnknowns() {
 	}
 }
 
+// unknown marks every computed attribute unknown: the apply will read them.
+func (m *collectionAttrsModel) unknown() {
+	for _, s := range []*types.String{&m.Status, &m.Description, &m.CoverImage, &m.DirectLink, &m.CreatedDate, &m.PublishDate} {
+		*s = types.StringUnknown()
+	}
+	m.PageCount = types.Int64Unknown()
+	m.Items = types.ListUnknown(itemObjectType)
+}
+
 func itemsValue(items []apiclient.CollectionItem) (types.List, diag.Diagnostics) {
 	elems := make([]attr.Value, 0, len(items))
 	var diags diag.Diagnostics

@@ -32,50 +32,36 @@ func collectionIDAttribute() schema.StringAttribute {
 
 // collectionHashAttribute is the collection a resource is attached to. The
 // API cannot move a setting or a document to another collection, so a new
-// hash replaces the resource.
+// hash replaces the resource, unless the old hash is gone (collection_gone.go).
 func collectionHashAttribute(description string) schema.StringAttribute {
 	return schema.StringAttribute{
-		MarkdownDescription: description,
-		Required:            true,
-		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-		Validators:          nonEmptyString(),
+		MarkdownDescription: description + " Changing it replaces the resource, except after the collection was " +
+			"published under a new hash (the old one answers code 46): then the resource moves to the new hash in place.",
+		Required:      true,
+		PlanModifiers: []planmodifier.String{replaceUnlessMoved},
+		Validators:    nonEmptyString(),
 	}
 }
-
-// adviceNewHash is what to do when a collection hash has gone: publishing is
-// the usual cause, and it leaves the collection under a new hash.
-const adviceNewHash = "If the collection was published, publishing replaced its temporary hash with a final one: " +
-	"point collection_hash at the new hash."
 
 // collectionRead is what a resource's Read says about the collection it
 // reads.
 type collectionRead struct {
 	hash    string
-	what    string // what leaves the state when the collection has gone: "its logo"
-	advice  string // what to do then; adviceNewHash when empty
+	what    string // what could not be read when the collection is refused: "its logo"
 	summary string // of any other failure: "Error Reading Logo"
 	doing   string // for that failure; "reading collection <hash>" when empty
 }
 
 // done is the Read path every resource on a collection shares, once its call
-// has answered err: nil goes on (false). Code 46 (the collection hash no
-// longer exists) removes the resource from state with a warning that says
-// why and what to do. Any other error, code 43 (deleted, or another
-// account's) included, is an error that keeps the state: wrong credentials
-// must never make Terraform forget real objects.
+// has answered err: nil goes on (false) and forgets any earlier refusal.
+// Codes 46 and 43 keep the state as it was, with a warning, and are
+// remembered for the plan (collection_gone.go). Any other error is an error.
 func (rd collectionRead) done(ctx context.Context, resp *resource.ReadResponse, err error) bool {
 	switch {
 	case err == nil:
+		rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
 		return false
-	case apiclient.IsCollectionNotFound(err):
-		advice := rd.advice
-		if advice == "" {
-			advice = adviceNewHash
-		}
-		resp.Diagnostics.AddWarning("Flipbook Collection No Longer Exists", fmt.Sprintf(
-			"The service no longer knows collection %s (code 46), so %s was removed from the Terraform state and the next "+
-				"plan proposes to create it again. %s", rd.hash, rd.what, advice))
-		resp.State.RemoveResource(ctx)
+	case refusedRead(ctx, resp, rd.hash, rd.what, err):
 	default:
 		doing := rd.doing
 		if doing == "" {

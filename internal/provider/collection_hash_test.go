@@ -56,8 +56,10 @@ func readAttached(t *testing.T, e *testEmulator, newResource func() resource.Res
 }
 
 // A published collection's old hash answers 46: every attached resource
-// leaves the state with a warning that names the hash and says what to do.
-func TestReadRemovesWithWarningWhenCollectionGone(t *testing.T) {
+// stays in the state as it was, with a warning that names the hash and says
+// that nothing is made again: forgetting it would make the next apply
+// generate or upload a second one.
+func TestReadKeepsStateWithWarningWhenCollectionGone(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	if _, err := e.Emulator.Publish("col-draft"); err != nil {
 		t.Fatal(err)
@@ -66,33 +68,34 @@ func TestReadRemovesWithWarningWhenCollectionGone(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := readAttached(t, e, tc.new, tc.hashAt, tc.id, "col-draft")
 			w := onlyWarning(t, resp.Diagnostics)
-			if w.Summary() != "Flipbook Collection No Longer Exists" {
+			if w.Summary() != "Flipbook Collection Hash No Longer Exists" {
 				t.Errorf("summary %q", w.Summary())
 			}
-			for _, want := range []string{"col-draft", "code 46", "removed", "new hash"} {
+			for _, want := range []string{"col-draft", "code 46", "stays in the Terraform state", "new hash"} {
 				if !strings.Contains(w.Detail(), want) {
 					t.Errorf("warning %q does not mention %q", w.Detail(), want)
 				}
 			}
-			if !resp.State.Raw.IsNull() {
-				t.Error("a collection the service no longer knows must leave the state")
+			if resp.State.Raw.IsNull() {
+				t.Error("a collection whose hash is gone must stay in the state")
 			}
 		})
 	}
 }
 
-// Another account's collection answers 43: an error, and the state stays, so
-// that wrong credentials never make Terraform forget real objects.
+// Another account's (or a deleted) collection answers 43: a warning, and the
+// state stays, so that wrong credentials never make Terraform forget real
+// objects and a deleted collection never blocks the workspace.
 func TestReadKeepsStateWhenCollectionForbidden(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	for _, tc := range attachedResources {
 		t.Run(tc.name, func(t *testing.T) {
 			resp := readAttached(t, e, tc.new, tc.hashAt, tc.id, "stranger-private")
-			if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), "stranger-private") {
-				t.Fatalf("want an error naming the hash, got %v", resp.Diagnostics)
-			}
-			if resp.Diagnostics.WarningsCount() != 0 {
-				t.Errorf("want no warning, got %v", resp.Diagnostics.Warnings())
+			w := onlyWarning(t, resp.Diagnostics)
+			for _, want := range []string{"stranger-private", "code 43", "remove this resource block", "api_key"} {
+				if !strings.Contains(w.Detail(), want) {
+					t.Errorf("warning %q does not mention %q", w.Detail(), want)
+				}
 			}
 			if resp.State.Raw.IsNull() {
 				t.Error("a forbidden collection must stay in state")

@@ -2,8 +2,11 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -58,10 +61,11 @@ func newCollectionResource(kind collectionKind) resource.Resource {
 }
 
 type collectionResourceModel struct {
-	ID       types.String `tfsdk:"id"`
-	Title    types.String `tfsdk:"title"`
-	Folder   types.String `tfsdk:"folder"`
-	Sections types.List   `tfsdk:"sections"`
+	ID            types.String `tfsdk:"id"`
+	PublishedHash types.String `tfsdk:"published_hash"`
+	Title         types.String `tfsdk:"title"`
+	Folder        types.String `tfsdk:"folder"`
+	Sections      types.List   `tfsdk:"sections"`
 	collectionAttrsModel
 	Timeouts timeouts.Value `tfsdk:"timeouts"`
 }
@@ -78,6 +82,15 @@ var (
 	// The service compares folders without case: a change of case alone is
 	// stored in place.
 	folderReplaceUnlessImported = replaceUnlessImported.CaseInsensitive()
+	// The service reports the title (collectionTitle), so an imported
+	// collection is held to it too: only a configured title that differs
+	// from the service's replaces.
+	titleReplaceIfDiffers = stringplanmodifier.RequiresReplaceIf(
+		func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+			resp.RequiresReplace = !req.ConfigValue.IsNull() && !req.StateValue.IsNull() && !req.StateValue.IsUnknown()
+		},
+		"Replaces the collection when the configured title differs from the one the service reports.",
+		"Replaces the collection when the configured title differs from the one the service reports.")
 )
 
 func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -88,7 +101,8 @@ func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaReques
 	tmo := timeoutsAttribute(ctx, timeouts.Opts{
 		Create: true,
 		CreateDescription: "How long to wait for the generation to finish, such as `\"45m\"`; default `\"30m\"`. " +
-			"A generation still running at the deadline leaves the resource tainted in state with its hash.",
+			"A generation still running at the deadline (or when Terraform is interrupted) is kept in state with status " +
+			"`processing`, not tainted, with a warning: the next apply waits for it instead of generating another.",
 	}, "Operation timeouts. Only `create` applies: the API has no update or delete operation. "+
 		"Changing it never replaces the resource.", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -99,14 +113,29 @@ func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaReques
 	maps.Copy(attributes, map[string]schema.Attribute{
 		"id": schema.StringAttribute{
 			MarkdownDescription: "The collection hash. It stays temporary while the collection is `editable`: publishing it " +
-				"issues a new hash, after which this one is gone (import the new one).",
+				"issues a new hash, after which this one is gone (set `published_hash` to the new one).",
 			Computed:      true,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 		},
+		"published_hash": schema.StringAttribute{
+			MarkdownDescription: "The final hash the service issued when this collection was published in the web editor. " +
+				"Set it when a plan reports that the collection's hash no longer exists (code 46): the resource, and every " +
+				"resource whose `collection_hash` refers to its `id`, moves to this hash in place. Nothing is generated or " +
+				"uploaded again, no access list is emptied and nobody is e-mailed. Keep it in the configuration afterwards (or " +
+				"remove it: either plans nothing). On a resource not yet in the state it adopts that collection instead of " +
+				"generating one.",
+			Optional:      true,
+			Computed:      true,
+			Validators:    nonEmptyString(),
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
 		"title": schema.StringAttribute{
-			MarkdownDescription: "The collection's title. Changing it replaces the collection.",
-			Optional:            true,
-			PlanModifiers:       []planmodifier.String{replaceUnlessImported},
+			MarkdownDescription: "The collection's title. Unset, it is the title the service reports (`collectionTitle`). " +
+				"A configured title that differs from the service's (changed here, renamed in the web application, or " +
+				"imported) replaces the collection: the API cannot rename one.",
+			Optional:      true,
+			Computed:      true,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), titleReplaceIfDiffers},
 		},
 		"folder": schema.StringAttribute{
 			MarkdownDescription: "The folder to create the collection in, such as `\"Marketing/2026/Spring\"`: up to three " +
@@ -138,6 +167,11 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if !plan.PublishedHash.IsNull() && !plan.PublishedHash.IsUnknown() {
+		r.adopt(ctx, &plan, resp)
+		return
+	}
+	plan.PublishedHash = types.StringNull()
 	ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultCreateTimeout, &resp.Diagnostics)
 	defer cancel()
 	if resp.Diagnostics.HasError() {
@@ -157,12 +191,16 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 
-	// Record the hash before waiting: if the generation fails or outlives the
-	// deadline, Terraform keeps the resource (tainted) instead of losing track
-	// of a collection that exists in the account.
+	// Record the hash before waiting: if the generation fails or the wait is
+	// cut short, Terraform keeps the collection instead of losing track of
+	// one that exists in the account.
 	plan.ID = types.StringValue(hash)
 	started := plan
 	started.nullUnknowns()
+	if started.Title.IsUnknown() {
+		started.Title = types.StringNull()
+	}
+	started.Status = types.StringValue(apiclient.CollectionProcessing)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -171,49 +209,151 @@ func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequ
 	tflog.Info(ctx, "generation queued; waiting for it to finish")
 
 	col, err := r.client.WaitForGeneration(ctx, hash, progressLogger(ctx))
-	if err != nil {
-		addAPIError(&resp.Diagnostics, r.kind.title+" Generation Did Not Complete",
-			fmt.Sprintf("waiting for the generation of %s %s (it stays in state, tainted, so that the next apply replaces it)", r.kind.noun, hash), err)
+	if waitCutShort(ctx, err) {
+		if col != nil {
+			resp.Diagnostics.Append(started.fillFrom(col)...)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
+		}
+		resp.Diagnostics.AddWarning(r.kind.title+" Still Generating", r.cutShortDetail(hash, err))
 		return
 	}
-	resp.Diagnostics.Append(plan.fill(col)...)
+	if err != nil {
+		if col != nil {
+			resp.Diagnostics.Append(started.fillFrom(col)...)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
+		}
+		addAPIError(&resp.Diagnostics, r.kind.title+" Generation Did Not Complete",
+			fmt.Sprintf("waiting for the generation of %s %s (it stays in state, tainted: the next apply generates a new "+
+				"one, and %s stays in the account)", r.kind.noun, hash, hash), err)
+		return
+	}
+	resp.Diagnostics.Append(plan.fillFrom(col)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// waitCutShort reports whether a wait ended because Terraform stopped the
+// provider (Ctrl-C) or the operation's deadline passed, rather than because
+// the job ended: the job goes on in the service.
+func waitCutShort(ctx context.Context, err error) bool {
+	var job *apiclient.JobFailedError
+	return err != nil && !errors.As(err, &job) && ctx.Err() != nil
+}
+
+// cutShortDetail is the warning of a create whose wait was cut short. It is
+// a warning, not an error, because Terraform taints a resource whose create
+// fails, and the next apply would then generate a second collection while
+// the first one finishes.
+func (r *collectionResource) cutShortDetail(hash string, err error) string {
+	why := "Terraform was interrupted (Ctrl-C)"
+	if errors.Is(err, context.DeadlineExceeded) {
+		why = "the create deadline (timeouts.create) passed"
+	}
+	return fmt.Sprintf("%s while %s %s was still generating; the generation goes on in the service. The %s is kept "+
+		"in the Terraform state with status \"processing\", not tainted. The next apply does not generate it again: it "+
+		"reads it, and if it is still generating it waits for it (an in-place update, within timeouts.create); if it "+
+		"finished, nothing changes; if the generation failed, the plan says so and replaces it (the failed one stays in "+
+		"the account).", why, r.kind.noun, hash, r.kind.noun)
+}
+
+// adopt takes the collection published_hash names instead of generating one
+// (the resource was not in the state: a moved or re-created configuration).
+func (r *collectionResource) adopt(ctx context.Context, plan *collectionResourceModel, resp *resource.CreateResponse) {
+	hash := plan.PublishedHash.ValueString()
+	col, err := r.client.GetCollection(ctx, hash)
+	if err != nil {
+		addAPIAttributeError(&resp.Diagnostics, path.Root("published_hash"), "Error Adopting "+r.kind.title,
+			fmt.Sprintf("reading collection %s, which published_hash names", hash), err)
+		return
+	}
+	plan.ID = types.StringValue(hash)
+	resp.Diagnostics.Append(plan.fillFrom(col)...)
+	resp.Diagnostics.AddWarning(r.kind.title+" Adopted, Not Generated", fmt.Sprintf(
+		"published_hash names collection %s, so this resource adopted it instead of generating a new %s. The service "+
+			"cannot report the sections or folder a collection was generated from: the configured ones are recorded as "+
+			"they are.", hash, r.kind.noun))
+	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
 func (r *collectionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	readFromCollection(ctx, &r.resourceBase, req, resp, func(m *collectionResourceModel) collectionRead {
 		return r.read(m.ID.ValueString())
 	}, func(m *collectionResourceModel, col *apiclient.Collection, resp *resource.ReadResponse) bool {
-		resp.Diagnostics.Append(m.fill(col)...)
+		m.Title = types.StringNull()
+		resp.Diagnostics.Append(m.fillFrom(col)...)
+		if strings.EqualFold(col.FlipbookStatus, apiclient.FlipbookFailed) {
+			resp.Diagnostics.AddWarning(r.kind.title+" Generation Failed", fmt.Sprintf(
+				"The service reports that the generation of %s %s failed (flipbookStatus %q). The next apply replaces it "+
+					"with a newly generated one; %s stays in the account: delete it in the Flipbook web application.",
+				r.kind.noun, m.ID.ValueString(), col.FlipbookStatus, m.ID.ValueString()))
+		}
+		rememberFailed(ctx, resp.Private, strings.EqualFold(col.FlipbookStatus, apiclient.FlipbookFailed), &resp.Diagnostics)
 		return true
 	})
+}
+
+// fillFrom is fill plus the title the service reports, unless the plan
+// already holds one (a configured title must come back as planned; the next
+// Read shows the service's).
+func (m *collectionResourceModel) fillFrom(col *apiclient.Collection) diag.Diagnostics {
+	if m.Title.IsNull() || m.Title.IsUnknown() {
+		m.Title = types.StringValue(col.CollectionTitle)
+	}
+	return m.fill(col)
 }
 
 // read is this resource's Read path for collection hash.
 func (r *collectionResource) read(hash string) collectionRead {
 	return collectionRead{hash: hash, what: "the " + r.kind.noun, summary: "Error Reading " + r.kind.title,
-		doing: fmt.Sprintf("reading %s %s", r.kind.noun, hash),
-		advice: "If the collection was published, publishing replaced its temporary hash with a final one: import the new " +
-			"hash (an import block or `terraform import`) to keep managing it instead of generating another."}
+		doing: fmt.Sprintf("reading %s %s", r.kind.noun, hash)}
 }
 
-// Update only runs when nothing requires replacement: a changed timeouts
-// value, or the first configuration of an imported collection. Neither needs
-// an API change; the computed values are refreshed.
+// Update never generates. It runs for a move to published_hash (the
+// collection is read at its new hash), for a generation an interrupted
+// create left running (it is waited for), and otherwise for changes the
+// service does not hold (timeouts, the first configuration of an imported
+// collection), which need no call at all: the plan already holds the values.
 func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan collectionResourceModel
+	var plan, state collectionResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	rd := r.read(plan.ID.ValueString())
-	col, err := r.client.GetCollection(ctx, rd.hash)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, rd.summary, rd.doing, err)
+	hash := plan.ID.ValueString()
+	switch {
+	case hash != state.ID.ValueString():
+		rd := r.read(hash)
+		col, err := r.client.GetCollection(ctx, hash)
+		if err != nil {
+			addAPIAttributeError(&resp.Diagnostics, path.Root("published_hash"), rd.summary, rd.doing+", which published_hash names", err)
+			return
+		}
+		resp.Diagnostics.Append(plan.fillFrom(col)...)
+		rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+	case state.Status.ValueString() == apiclient.CollectionProcessing:
+		ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultCreateTimeout, &resp.Diagnostics)
+		defer cancel()
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		tflog.Info(ctx, "waiting for a generation an earlier apply left running", map[string]any{"collection_hash": hash})
+		col, err := r.client.WaitForGeneration(ctx, hash, progressLogger(ctx))
+		if col != nil {
+			resp.Diagnostics.Append(plan.fillFrom(col)...)
+		} else {
+			plan.collectionAttrsModel = state.collectionAttrsModel
+			plan.Title = state.Title
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		if err != nil {
+			// An update's error never taints: the collection stays as it is.
+			addAPIError(&resp.Diagnostics, r.kind.title+" Generation Did Not Complete", fmt.Sprintf(
+				"waiting for the generation of %s %s (it stays in state; the next plan reads it again and waits, or "+
+					"replaces it if the generation failed)", r.kind.noun, hash), err)
+		}
 		return
 	}
-	resp.Diagnostics.Append(plan.fill(col)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -247,7 +387,9 @@ func (r *collectionResource) keptDetail(hash string) string {
 		"Flipbook web application if it is no longer needed.", r.kind.noun, hash))
 }
 
-// ModifyPlan says at plan time what destroy and adoption will and will not do.
+// ModifyPlan says at plan time what destroy, adoption, a move to a
+// published hash and a replacement will and will not do, and keeps every
+// computed value known when the service will not change it.
 func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.State.Raw.IsNull() {
 		return
@@ -264,20 +406,67 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if state.Sections.IsNull() {
-		tflog.Info(ctx, "adopting the configuration of an imported collection without replacement", map[string]any{
-			"collection_hash": state.ID.ValueString(),
-		})
+	hash := state.ID.ValueString()
+	ref := refusalFrom(ctx, req.Private, &resp.Diagnostics)
+	target := plan.PublishedHash
+	moving := !target.IsUnknown() && !target.IsNull() && target.ValueString() != hash
+	switch {
+	case moving:
+		if !ref.gone() {
+			resp.Diagnostics.AddAttributeWarning(path.Root("published_hash"), "Collection Hash Still Answers", fmt.Sprintf(
+				"published_hash names %s, but the collection in the state, %s, still answers: publishing would have made it "+
+					"answer code 46. The resource moves to %s as configured; %s stays in the account, no longer managed here.",
+				target.ValueString(), hash, target.ValueString(), hash))
+		}
+		plan.ID = target
+		plan.collectionAttrsModel.unknown()
+		var configTitle types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("title"), &configTitle)...)
+		if configTitle.IsNull() {
+			plan.Title = types.StringUnknown()
+		}
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
+	case ref.gone():
+		resp.Diagnostics.AddAttributeError(path.Root("published_hash"), "Flipbook Collection Hash No Longer Exists",
+			goneDetail(hash, "the "+r.kind.noun, publishedHashAdvice))
+		return
+	case ref.forbidden():
+		resp.Diagnostics.AddWarning("Flipbook Collection Refused", refusedDetail(hash, "the "+r.kind.noun))
 	}
+	if target.IsUnknown() {
+		plan.PublishedHash = state.PublishedHash
+	}
+
 	replace, diags := requiresReplacement(ctx, req, state, plan)
 	resp.Diagnostics.Append(diags...)
-	if replace {
+	failed := failedFrom(ctx, req.Private, &resp.Diagnostics)
+	switch {
+	case replace:
 		resp.Diagnostics.AddWarning("Replacement Keeps The Old Flipbook Collection",
 			fmt.Sprintf("The API cannot change a generated collection, so this change generates a new %s. The current one, %s, "+
 				"stays in the account: delete it in the Flipbook web application if it is no longer needed.",
-				r.kind.noun, state.ID.ValueString()))
+				r.kind.noun, hash))
+		return
+	case failed:
+		// Read warned already; a failed generation is replaced by a new one.
+		plan.Status = types.StringUnknown()
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("status"))
+	case state.Status.ValueString() == apiclient.CollectionProcessing:
+		// An interrupted create left it generating: Update waits for it.
+		plan.collectionAttrsModel.unknown()
+	default:
+		// Nothing the service holds changes: keep what the state knows, so
+		// that nothing downstream waits for apply.
+		plan.collectionAttrsModel = state.collectionAttrsModel
+		plan.Title = state.Title
 	}
+	if state.Sections.IsNull() {
+		tflog.Info(ctx, "adopting the configuration of an imported collection without replacement", map[string]any{
+			"collection_hash": hash,
+		})
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // requiresReplacement reports whether the plan replaces the collection, by
@@ -286,18 +475,22 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 // decide from the state and the plan alone.
 func requiresReplacement(ctx context.Context, req resource.ModifyPlanRequest, state, plan collectionResourceModel) (bool, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	replaceString := func(at path.Path, m planmodifier.String, was, now types.String) bool {
+	replaceString := func(at path.Path, m planmodifier.String, was, now, configured types.String) bool {
 		resp := planmodifier.StringResponse{PlanValue: now}
-		m.PlanModifyString(ctx, planmodifier.StringRequest{Path: at, State: req.State, Plan: req.Plan, StateValue: was, PlanValue: now}, &resp)
+		m.PlanModifyString(ctx, planmodifier.StringRequest{Path: at, State: req.State, Plan: req.Plan, Config: req.Config,
+			StateValue: was, PlanValue: now, ConfigValue: configured, Private: req.Private}, &resp)
 		diags.Append(resp.Diagnostics...)
 		return resp.RequiresReplace
 	}
+	var configTitle, configFolder types.String
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("title"), &configTitle)...)
+	diags.Append(req.Config.GetAttribute(ctx, path.Root("folder"), &configFolder)...)
 	sections := planmodifier.ListResponse{PlanValue: plan.Sections}
 	replaceUnlessImported.PlanModifyList(ctx, planmodifier.ListRequest{Path: sectionsPath, State: req.State, Plan: req.Plan,
 		StateValue: state.Sections, PlanValue: plan.Sections}, &sections)
 	diags.Append(sections.Diagnostics...)
-	replace := replaceString(path.Root("title"), replaceUnlessImported, state.Title, plan.Title)
-	replace = replaceString(path.Root("folder"), folderReplaceUnlessImported, state.Folder, plan.Folder) || replace
+	replace := replaceString(path.Root("title"), titleReplaceIfDiffers, state.Title, plan.Title, configTitle)
+	replace = replaceString(path.Root("folder"), folderReplaceUnlessImported, state.Folder, plan.Folder, configFolder) || replace
 	return replace || sections.RequiresReplace, diags
 }
 
@@ -306,4 +499,25 @@ func (r *collectionResource) ImportState(ctx context.Context, req resource.Impor
 		return
 	}
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// privateFailed marks, in private state, a collection whose last Read found
+// its generation failed, so that the plan replaces it.
+const privateFailed = "generation_failed"
+
+func rememberFailed(ctx context.Context, p privateSetter, failed bool, diags *diag.Diagnostics) {
+	if noPrivate(p) {
+		return
+	}
+	var b []byte
+	if failed {
+		b, _ = json.Marshal(true)
+	}
+	diags.Append(p.SetKey(ctx, privateFailed, b)...)
+}
+
+func failedFrom(ctx context.Context, p privateGetter, diags *diag.Diagnostics) bool {
+	b, d := p.GetKey(ctx, privateFailed)
+	diags.Append(d...)
+	return len(b) > 0 && string(b) == "true"
 }

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -76,24 +75,22 @@ func TestCollectionReadAfterPublishWarns(t *testing.T) {
 	resp := resource.ReadResponse{State: req.State}
 	r.Read(ctx, req, &resp)
 
-	expectDiagnostic(t, onlyWarning(t, resp.Diagnostics), "Flipbook Collection No Longer Exists", "col-draft", "publishing", "new hash")
-	if !resp.State.Raw.IsNull() {
-		t.Error("a collection the service no longer knows must leave the state")
+	expectDiagnostic(t, onlyWarning(t, resp.Diagnostics), "Flipbook Collection Hash No Longer Exists", "col-draft", "Publishing", "new hash")
+	if resp.State.Raw.IsNull() {
+		t.Error("a collection whose hash is gone must stay in the state: forgetting it generates a second one")
 	}
 }
 
-func TestCollectionReadForbiddenIsAnError(t *testing.T) {
+func TestCollectionReadForbiddenKeepsStateWithWarning(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	r, empty := testCollectionResource(t, e)
 	ctx := t.Context()
 	req := resource.ReadRequest{State: stateWithID(t, empty, "stranger-private")}
 	resp := resource.ReadResponse{State: req.State}
 	r.Read(ctx, req, &resp)
-	if !resp.Diagnostics.HasError() || !strings.Contains(resp.Diagnostics.Errors()[0].Detail(), "stranger-private") {
-		t.Fatalf("want an error naming the hash, got %v", resp.Diagnostics)
-	}
+	expectDiagnostic(t, onlyWarning(t, resp.Diagnostics), "Flipbook Collection Refused", "stranger-private", "code 43")
 	if resp.State.Raw.IsNull() {
-		t.Error("a forbidden collection must never be removed from state silently")
+		t.Error("a forbidden collection must never be removed from state")
 	}
 }
 
@@ -131,7 +128,7 @@ func TestCollectionReplacementPlanWarns(t *testing.T) {
 
 	run := func(plan tfsdk.Plan) diag.Diagnostics {
 		resp := resource.ModifyPlanResponse{Plan: plan}
-		r.ModifyPlan(ctx, resource.ModifyPlanRequest{State: state, Plan: plan}, &resp)
+		r.ModifyPlan(ctx, resource.ModifyPlanRequest{State: state, Plan: plan, Config: tfsdk.Config(plan)}, &resp)
 		return resp.Diagnostics
 	}
 	if d := run(plan); len(d) != 0 {

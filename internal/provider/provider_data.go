@@ -44,6 +44,9 @@ type resourceBase struct {
 
 func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + b.typeSuffix
+	// Publishing issues a collection a new final hash, and every resource on
+	// it moves there in place (collection_gone.go): its identity changes.
+	resp.ResourceBehavior.MutableIdentity = true
 }
 
 func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {

@@ -35,7 +35,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Setenv("TF_ACC_TERRAFORM_PATH", bin)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeCLIProvider()
+	os.Exit(code)
 }
 
 // testAccProviderFactories runs the provider in-process with a request

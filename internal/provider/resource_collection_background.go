@@ -18,6 +18,7 @@ var (
 	_ resource.ResourceWithConfigure   = (*collectionBackgroundResource)(nil)
 	_ resource.ResourceWithImportState = (*collectionBackgroundResource)(nil)
 	_ resource.ResourceWithIdentity    = (*collectionBackgroundResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*collectionBackgroundResource)(nil)
 )
 
 func newCollectionBackgroundResource() resource.Resource {
@@ -109,12 +110,40 @@ func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.Re
 	})
 }
 
-// Update is never planned (every input replaces); it keeps the state as it is.
+// ModifyPlan lets a collection published under a new hash be followed there
+// in place (collection_gone.go).
+func (r *collectionBackgroundResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !planAttached(ctx, req, resp, "its background setting") {
+		return
+	}
+	var plan collectionBackgroundModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	plan.ID = plan.CollectionHash
+	plan.BackgroundColor = types.StringUnknown()
+	plan.TransparentBackground = types.BoolUnknown()
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// Update runs only to follow the collection to the new hash publishing gave
+// it (every other input replaces): publishing keeps the player settings, so
+// the collection is read there and nothing is sent.
 func (r *collectionBackgroundResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var state collectionBackgroundModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	var plan collectionBackgroundModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	hash := plan.CollectionHash.ValueString()
+	col, err := r.client.GetCollection(ctx, hash)
+	if err != nil {
+		addCollectionAPIError(&resp.Diagnostics, "Error Reading Background", "reading collection "+hash, err)
+		return
+	}
+	plan.ID = plan.CollectionHash
+	applyBackground(&plan, col)
+	rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
 func (r *collectionBackgroundResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -90,22 +91,47 @@ func TestAccCollectionBackground_lifecycle(t *testing.T) {
 	})
 }
 
+// Publishing gives the collection a new hash: the plan stops with the words
+// to write, and the new hash written into collection_hash moves the resource
+// in place without another deleteBackgroundImage.
 func TestAccCollectionBackground_collectionGone(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	cfg := backgroundConfig(emu, "col-draft", "")
+	var published string
+	moved := emu.providerConfig("") + `
+variable "published" { type = string }
+
+resource "flipbook_collection_background" "test" {
+  collection_hash = var.published
+}
+`
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
 				PreConfig: func() {
-					if _, err := emu.Emulator.Publish("col-draft"); err != nil {
+					h, err := emu.Emulator.Publish("col-draft")
+					if err != nil {
 						t.Fatal(err)
 					}
+					published = h
 				},
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config:      cfg,
+				ExpectError: msgRe("Flipbook Collection Hash No Longer Exists", `set collection_hash = "<new hash>"`),
+			},
+			{
+				Config:          moved,
+				ConfigVariables: config.Variables{"published": lazyVariable{&published}},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("flipbook_collection_background.test", plancheck.ResourceActionUpdate)},
+				},
+				Check: func(*terraform.State) error {
+					if n := calls(emu, "collection.deleteBackgroundImage"); n != 1 {
+						return fmt.Errorf("deleteBackgroundImage called %d times, want 1", n)
+					}
+					return nil
+				},
 			},
 			{
 				Config:      backgroundConfig(emu, "no-such-collection", ""),

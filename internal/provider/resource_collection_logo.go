@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -113,11 +114,21 @@ func (r *collectionLogoResource) ModifyPlan(ctx context.Context, req resource.Mo
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	moving := planAttached(ctx, req, resp, "its logo")
+	if !moving && !plan.CollectionHash.Equal(state.CollectionHash) {
+		resp.Diagnostics.AddAttributeWarning(path.Root("collection_hash"), "Replacement Keeps The Old Logo", fmt.Sprintf(
+			"The API cannot remove a logo, so moving this resource to another collection sets the logo there and leaves "+
+				"the one on collection %s in place. Change it in the Flipbook web application if it should go.",
+			state.CollectionHash.ValueString()))
+	}
+	if moving {
+		plan.ID = plan.CollectionHash
+	}
 	applied, replacedOutside := appliedLogo(ctx, req.Private, &resp.Diagnostics)
 	replacedOutside = replacedOutside && !state.LogoImage.Equal(types.StringValue(applied))
 	changed := !plan.File.Equal(state.File) || !plan.FileURL.Equal(state.FileURL) ||
 		!plan.FileSHA256.Equal(state.FileSHA256) || !plan.ClickURL.Equal(state.ClickURL)
-	if changed || replacedOutside {
+	if changed || replacedOutside || moving {
 		plan.LogoImage = types.StringUnknown()
 	} else {
 		plan.LogoImage = state.LogoImage
@@ -166,13 +177,48 @@ func (r *collectionLogoResource) Update(ctx context.Context, req resource.Update
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if moved, done := r.followMove(ctx, &plan, state, resp); done {
+		if moved {
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
+			rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+		}
+		return
+	}
 	if r.setLogo(ctx, &plan, &resp.Diagnostics) {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
+		rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
 		return
 	}
 	// Nothing was set: keep the prior state rather than the plan.
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// followMove handles an update that only follows the collection to the new
+// hash publishing gave it: publishing keeps the logo, so it is read there
+// and adopted rather than uploaded again; only a collection that shows no
+// logo gets it sent. done is false when the update is not such a move.
+func (r *collectionLogoResource) followMove(ctx context.Context, plan *collectionLogoModel, state collectionLogoModel,
+	resp *resource.UpdateResponse,
+) (moved, done bool) {
+	sameSource := plan.File.Equal(state.File) && plan.FileURL.Equal(state.FileURL) &&
+		plan.FileSHA256.Equal(state.FileSHA256) && plan.ClickURL.Equal(state.ClickURL)
+	if plan.CollectionHash.Equal(state.CollectionHash) || !sameSource {
+		return false, false
+	}
+	hash := plan.CollectionHash.ValueString()
+	col, err := r.client.GetCollection(ctx, hash)
+	if err != nil {
+		addCollectionAPIError(&resp.Diagnostics, "Error Reading Logo", "reading collection "+hash+" to follow its logo there", err)
+		return false, true
+	}
+	if col.Settings.LogoImage == "" {
+		return false, false
+	}
+	plan.ID = plan.CollectionHash
+	plan.LogoImage = types.StringValue(col.Settings.LogoImage)
+	return true, true
 }
 
 // privateSetter is the write side of the framework's private state.

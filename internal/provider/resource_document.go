@@ -60,7 +60,8 @@ func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 	tmo := timeoutsAttribute(ctx, timeouts.Opts{
 		Create: true,
 		CreateDescription: "How long to wait for the upload and the conversion, such as `\"30m\"`; default `\"20m\"`. " +
-			"A conversion still running at the deadline leaves the resource tainted in state with its flipbook hash.",
+			"A conversion still running at the deadline (or when Terraform is interrupted) is kept in state with " +
+			"`convert_status = \"PROCESSING\"`, not tainted, with a warning: the next apply waits for it instead of uploading again.",
 	}, "Operation timeouts. Only `create` applies: the API has no update or delete operation for a document. "+
 		"Changing it never replaces the resource.", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -71,9 +72,11 @@ func (r *documentResource) Schema(ctx context.Context, _ resource.SchemaRequest,
 			"Give `file` (a local path, streamed from disk) or `file_url` (the service fetches it); with both, the service uses `file` (a warning says so). " +
 			"A local file is checked and hashed when the plan is made: it must exist, be a PDF (by its content) and be at " +
 			"most 100 MB, and a change of its content (`file_sha256`) is a planned replacement. The service has no update " +
-			"for a document, so every change replaces it.\n\n" +
+			"for a document, so every change replaces it, and the plan warns that the old flipbook stays in the collection.\n\n" +
 			"Create waits for conversion within the `create` timeout (default 20 minutes). A conversion that fails leaves " +
-			"the resource tainted; the error names the flipbook hash.\n\n" +
+			"the resource tainted; the error names the flipbook hash. A wait cut short (Ctrl-C, the deadline) keeps the " +
+			"document untainted, and the next apply waits for the conversion instead of uploading again. When the collection " +
+			"is published under a new hash, the document follows it in place (see `collection_hash`).\n\n" +
 			"The API has no way to delete a document: destroying the resource only removes it from the state (with a " +
 			"warning) and the flipbook stays in the collection. Import with `<collection_hash>/<flipbook_hash>`.",
 		Attributes: map[string]schema.Attribute{
@@ -157,7 +160,30 @@ func (r *documentResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.RequiresReplace = append(resp.RequiresReplace, sourceReplacePaths(state.File, state.FileURL, state.FileSHA256, plan.File, plan.FileURL, sha)...)
+	moving := planAttached(ctx, req, resp, "flipbook "+state.ID.ValueString())
+	replacing := sourceReplacePaths(state.File, state.FileURL, state.FileSHA256, plan.File, plan.FileURL, sha)
+	resp.RequiresReplace = append(resp.RequiresReplace, replacing...)
+	var config documentModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	changedByConfig := func(configured, was types.String) bool {
+		return !configured.IsNull() && !configured.IsUnknown() && !configured.Equal(was)
+	}
+	switch {
+	case strings.EqualFold(state.ConvertStatus.ValueString(), apiclient.StatusFailed):
+		// Read warned already: a failed conversion is uploaded again.
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("convert_status"), types.StringUnknown())...)
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("convert_status"))
+	case len(replacing) > 0 || changedByConfig(config.Title, state.Title) || changedByConfig(config.Description, state.Description) ||
+		(!moving && !plan.CollectionHash.IsUnknown() && !plan.CollectionHash.Equal(state.CollectionHash)):
+		resp.Diagnostics.AddWarning("Replacement Keeps The Old Document", fmt.Sprintf(
+			"The API has no update and no delete for a document, so this change uploads the document again as a new "+
+				"flipbook (it counts against the monthly upload quota). The current one, flipbook %s, stays in collection %s: "+
+				"delete it in the Flipbook web application if it should go.", state.ID.ValueString(), state.CollectionHash.ValueString()))
+	case strings.EqualFold(state.ConvertStatus.ValueString(), apiclient.StatusProcessing):
+		// An interrupted create left the conversion running: Update waits for it.
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("convert_status"), types.StringUnknown())...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("page_count"), types.Int64Unknown())...)
+	}
 }
 
 // sourceReplacePaths says which source attributes force a new upload: new
@@ -235,6 +261,21 @@ func (r *documentResource) Create(ctx context.Context, req resource.CreateReques
 	if item != nil {
 		applyItem(&plan, item)
 	}
+	if waitCutShort(ctx, err) {
+		// A warning, not an error: Terraform taints a resource whose create
+		// fails, and the next apply would upload the document a second time.
+		why := "Terraform was interrupted (Ctrl-C)"
+		if errors.Is(err, context.DeadlineExceeded) {
+			why = "the create deadline (timeouts.create) passed"
+		}
+		resp.Diagnostics.AddWarning("Document Still Converting", fmt.Sprintf(
+			"%s while flipbook %s in collection %s was still converting; the conversion goes on in the service. The "+
+				"document is kept in the Terraform state with convert_status %q, not tainted. The next apply does not upload it "+
+				"again: it reads it, and if it is still converting it waits for it (an in-place update, within timeouts.create); "+
+				"if it finished, nothing changes; if the conversion failed, the plan says so and uploads it again (the failed "+
+				"flipbook stays in the collection).", why, fb.FlipbookHash, hash, plan.ConvertStatus.ValueString()))
+		err = nil
+	}
 	if err != nil {
 		var job *apiclient.JobFailedError
 		if errors.As(err, &job) {
@@ -303,6 +344,12 @@ func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, r
 				// made in the web application shows as drift.
 				m.Title, m.Description = types.StringNull(), types.StringNull()
 				applyItem(m, it)
+				if strings.EqualFold(it.ConvertStatus, apiclient.StatusFailed) {
+					resp.Diagnostics.AddWarning("Document Conversion Failed", fmt.Sprintf(
+						"The service reports that the conversion of flipbook %s in collection %s failed. The next apply uploads "+
+							"the document again as a new flipbook; %s stays in the collection: delete it in the Flipbook web "+
+							"application.", it.FlipbookHash, col.CollectionHash, it.FlipbookHash))
+				}
 				return true
 			}
 		}
@@ -314,9 +361,11 @@ func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, r
 	})
 }
 
-// Update happens only when the source attributes change without new content:
-// a file moved to another path, or an imported document adopting its
-// configured source. Nothing is sent.
+// Update never uploads. It runs when the source attributes change without
+// new content (a file moved to another path, an imported document adopting
+// its configured source: nothing is sent), to follow the collection to the
+// new hash publishing gave it (the flipbook is looked up there), and to wait
+// for a conversion an interrupted create left running.
 func (r *documentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state documentModel
@@ -325,7 +374,50 @@ func (r *documentResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	hash, id := plan.CollectionHash.ValueString(), state.ID.ValueString()
 	state.File, state.FileURL, state.FileSHA256, state.Timeouts = plan.File, plan.FileURL, plan.FileSHA256, plan.Timeouts
+	switch {
+	case hash != state.CollectionHash.ValueString():
+		col, err := r.client.GetCollection(ctx, hash)
+		if err != nil {
+			addCollectionAPIError(&resp.Diagnostics, "Error Reading Document", fmt.Sprintf("reading collection %s for flipbook %s", hash, id), err)
+			return
+		}
+		var item *apiclient.CollectionItem
+		for i := range col.CollectionItems {
+			if col.CollectionItems[i].FlipbookHash == id {
+				item = &col.CollectionItems[i]
+			}
+		}
+		if item == nil {
+			resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Document Not In The New Collection", fmt.Sprintf(
+				"Collection %s does not list flipbook %s, so this document cannot follow its collection there; nothing was "+
+					"uploaded. Check that collection_hash names the hash publishing gave collection %s. If the flipbook is gone, "+
+					"remove this resource block, apply, and add it back to upload the document again.", hash, id, state.CollectionHash.ValueString()))
+			return
+		}
+		state.CollectionHash = plan.CollectionHash
+		applyItem(&state, item)
+		rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+	case strings.EqualFold(state.ConvertStatus.ValueString(), apiclient.StatusProcessing):
+		ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultConversionTimeout, &resp.Diagnostics)
+		defer cancel()
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		item, _, err := r.client.WaitForConversion(ctx, hash, id, progressLogger(ctx))
+		if item != nil {
+			applyItem(&state, item)
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		if err != nil {
+			// An update's error never taints: the document stays as it is.
+			addAPIError(&resp.Diagnostics, "Document Conversion Did Not Complete", fmt.Sprintf(
+				"waiting for flipbook %s in collection %s to convert (it stays in state; the next plan reads it again and "+
+					"waits, or uploads the document again if the conversion failed)", id, hash), err)
+		}
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -223,25 +224,55 @@ func TestAccDocument_serviceLimits(t *testing.T) {
 	})
 }
 
+// Publishing gives the collection a new hash: the plan stops with the words
+// to write, and a collection_hash written out as the new hash moves the
+// document there in place, with nothing uploaded again.
 func TestAccDocument_collectionGone(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	pdf := writeTestPDF(t, t.TempDir(), "doc.pdf", 1)
 	cfg := documentConfig(emu, "col-draft", fmt.Sprintf("file = %q", pdf))
+	var published, flipbook string
+	moved := emu.providerConfig("") + fmt.Sprintf(`
+variable "published" { type = string }
+
+resource "flipbook_document" "test" {
+  collection_hash = var.published
+  file            = %q
+}
+`, pdf)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
-			{Config: cfg},
+			{Config: cfg, Check: func(s *terraform.State) error {
+				flipbook = s.RootModule().Resources["flipbook_document.test"].Primary.ID
+				return nil
+			}},
 			{
-				// Publishing gives the collection a new hash: the document is
-				// removed from state and planned again.
 				PreConfig: func() {
-					if _, err := emu.Emulator.Publish("col-draft"); err != nil {
+					h, err := emu.Emulator.Publish("col-draft")
+					if err != nil {
 						t.Fatal(err)
 					}
+					published = h
 				},
-				Config:             cfg,
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				Config:      cfg,
+				ExpectError: msgRe("Flipbook Collection Hash No Longer Exists", "col-draft", `set collection_hash = "<new hash>"`),
+			},
+			{
+				Config:          moved,
+				ConfigVariables: config.Variables{"published": lazyVariable{&published}},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction("flipbook_document.test", plancheck.ResourceActionUpdate)},
+				},
+				Check: func(s *terraform.State) error {
+					if id := s.RootModule().Resources["flipbook_document.test"].Primary.ID; id != flipbook {
+						return fmt.Errorf("flipbook %q after the move, want %q", id, flipbook)
+					}
+					if n := calls(emu, "flipbook.add"); n != 1 {
+						return fmt.Errorf("flipbook.add called %d times, want 1", n)
+					}
+					return nil
+				},
 			},
 		},
 	})
@@ -518,9 +549,10 @@ func TestAccDocument_itemRemovedOutside(t *testing.T) {
 	})
 }
 
-// A collection that answers 43 (deleted, or another account's) is an error on
-// refresh, never a silent removal: the credentials may simply be wrong.
-func TestAccDocument_forbiddenIsAnError(t *testing.T) {
+// A collection that answers 43 (deleted, or another account's) keeps the
+// document in state with a warning and plans nothing: the credentials may
+// simply be wrong, and a deleted collection must not block the workspace.
+func TestAccDocument_forbiddenKeepsState(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	var forbidden atomic.Bool
 	base := rewritingProxy(t, emu, func(body string) string {
@@ -535,9 +567,11 @@ func TestAccDocument_forbiddenIsAnError(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
-				PreConfig:   func() { forbidden.Store(true) },
-				Config:      cfg,
-				ExpectError: msgRe("Error Reading Document", "code 43", "another account"),
+				PreConfig: func() { forbidden.Store(true) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
 			},
 			{
 				// Still in state: once readable again, nothing changes.
@@ -545,6 +579,12 @@ func TestAccDocument_forbiddenIsAnError(t *testing.T) {
 				Config:    cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: func(*terraform.State) error {
+					if n := calls(emu, "flipbook.add"); n != 1 {
+						return fmt.Errorf("flipbook.add called %d times, want 1", n)
+					}
+					return nil
 				},
 			},
 		},

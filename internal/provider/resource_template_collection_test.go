@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/config"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -306,29 +307,36 @@ func TestAccTemplateCollection_generationFailed(t *testing.T) {
 	})
 }
 
-// A generation outliving timeouts.create leaves a tainted resource too.
+// A generation outliving timeouts.create is kept untainted, with status
+// processing (the warning says so), and the next apply waits for the same
+// generation in place instead of generating another.
 func TestAccTemplateCollection_createTimeout(t *testing.T) {
 	e := newTestEmulator(t, nil)
-	firstHash := func() string { return generated(e, "template")[0].CollectionHash }
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{
-				PreConfig:   func() { e.Emulator.SetGenerationDelay(time.Minute) },
-				Config:      e.providerConfig("") + brochure("Slow", `timeouts = { create = "1s" }`),
-				ExpectError: regexp.MustCompile(`(?s)Generation\s+Did\s+Not\s+Complete.*template\s+collection\s+[0-9a-f]{16}.*(deadline|timeouts)`),
+				PreConfig: func() { e.Emulator.SetGenerationDelay(3 * time.Second) },
+				Config:    e.providerConfig("") + brochure("Slow", `timeouts = { create = "1s" }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("status"), knownvalue.StringExact("processing")),
+				},
+				// The plan after it waits for the generation.
+				ExpectNonEmptyPlan: true,
 			},
 			{
-				PreConfig: func() { e.Emulator.SetGenerationDelay(testGenerationDelay) },
-				Config:    e.providerConfig("") + brochure("Slow", `timeouts = { create = "1s" }`),
+				Config: e.providerConfig("") + brochure("Slow", `timeouts = { create = "1m" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{
-						expectTainted{addr: brochureAddr, id: firstHash},
-						plancheck.ExpectResourceAction(brochureAddr, plancheck.ResourceActionDestroyBeforeCreate),
-					},
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(brochureAddr, plancheck.ResourceActionUpdate)},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(brochureAddr, tfjsonpath.New("page_count"), knownvalue.Int64Exact(4)),
+				},
+				Check: func(*terraform.State) error {
+					if n := len(generated(e, "template")); n != 1 {
+						return fmt.Errorf("%d collections generated, want 1", n)
+					}
+					return nil
 				},
 			},
 		},
@@ -364,10 +372,13 @@ func TestAccTemplateCollection_throttled(t *testing.T) {
 	}
 }
 
-// Publishing replaces the hash: the next refresh drops the resource (with a
-// warning) and the plan creates it again.
+// Publishing replaces the hash: the plan stops with the line to write, and
+// published_hash moves the resource to the new hash in place.
 func TestAccTemplateCollection_published(t *testing.T) {
 	e := newTestEmulator(t, nil)
+	var published string
+	movedConfig := e.providerConfig("") + "variable \"published\" { type = string }\n" +
+		brochure("To publish", "published_hash = var.published")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
@@ -393,21 +404,48 @@ func TestAccTemplateCollection_published(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if _, err := e.Emulator.Publish(latest(t, e, "template").CollectionHash); err != nil {
+					h, err := e.Emulator.Publish(latest(t, e, "template").CollectionHash)
+					if err != nil {
 						t.Fatal(err)
 					}
+					published = h
 				},
-				Config: e.providerConfig("") + brochure("To publish", ""),
+				Config:      e.providerConfig("") + brochure("To publish", ""),
+				ExpectError: msgRe("Flipbook Collection Hash No Longer Exists", "code 46", `published_hash = "<new hash>"`),
+			},
+			{
+				Config:          movedConfig,
+				ConfigVariables: config.Variables{"published": lazyVariable{&published}},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(brochureAddr, plancheck.ResourceActionCreate)},
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(brochureAddr, plancheck.ResourceActionUpdate)},
 				},
+				Check: func(s *terraform.State) error {
+					if id := s.RootModule().Resources[brochureAddr].Primary.ID; id != published {
+						return fmt.Errorf("id %q after the move, want %q", id, published)
+					}
+					if n := calls(e, "collection.createFromTemplate"); n != 1 {
+						return fmt.Errorf("createFromTemplate called %d times, want 1", n)
+					}
+					return nil
+				},
+			},
+			{
+				Config:            movedConfig,
+				ConfigVariables:   config.Variables{"published": lazyVariable{&published}},
+				ResourceName:      brochureAddr,
+				ImportState:       true,
+				ImportStateVerify: true,
+				// The service reports neither sections nor folder; published_hash
+				// and timeouts are configuration.
+				ImportStateVerifyIgnore: []string{"sections", "folder", "published_hash", "timeouts"},
 			},
 		},
 	})
 }
 
-// A deleted collection (code 43) is an error on refresh, never a silent
-// removal from state.
+// A deleted collection (code 43) never blocks the workspace and is never
+// forgotten by mistake: the plan keeps it with a warning and plans nothing;
+// removing the block from the configuration lets it go.
 func TestAccTemplateCollection_deleted(t *testing.T) {
 	e := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
@@ -420,8 +458,22 @@ func TestAccTemplateCollection_deleted(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config:      e.providerConfig("") + brochure("To delete", ""),
-				ExpectError: regexp.MustCompile(`(?s)Error\s+Reading\s+Template\s+Collection.*code\s+43`),
+				Config: e.providerConfig("") + brochure("To delete", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config: e.providerConfig(""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(brochureAddr, plancheck.ResourceActionDestroy)},
+				},
+				Check: func(*terraform.State) error {
+					if n := calls(e, "collection.createFromTemplate"); n != 1 {
+						return fmt.Errorf("createFromTemplate called %d times, want 1", n)
+					}
+					return nil
+				},
 			},
 		},
 	})

@@ -1,0 +1,606 @@
+package provider
+
+import (
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
+)
+
+// Day two: what users do to our objects long after the first apply (publish
+// them in the web editor, press Ctrl-C, delete them in the web application,
+// import them, edit a PDF) and what every diagnostic and document then tells
+// them to do, done word for word through the real CLI. Each test counts on
+// the emulator what happened: one collection per resource, one item per
+// document, no e-mail nobody asked for.
+
+// dayTwoCatalog is a catalog with everything attached to it; published is
+// HCL added to the catalog block (a published_hash line, or "").
+func dayTwoCatalog(published string) string {
+	return fmt.Sprintf(`
+resource "flipbook_catalog" "shoes" {
+  title = "Shoes"
+  %s
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+
+resource "flipbook_collection_logo" "brand" {
+  collection_hash = flipbook_catalog.shoes.id
+  file            = "${path.module}/logo.png"
+}
+
+resource "flipbook_collection_background" "none" {
+  collection_hash = flipbook_catalog.shoes.id
+}
+
+resource "flipbook_document" "manual" {
+  collection_hash = flipbook_catalog.shoes.id
+  file            = "${path.module}/manual.pdf"
+}
+
+resource "flipbook_collection_permissions" "sales" {
+  collection_hash  = flipbook_catalog.shoes.id
+  notify_via_email = true
+  permissions      = [{ type = "teammate", group = "Sales" }]
+}
+`, published)
+}
+
+// writeCalls are the counts of every call that makes or changes something.
+type writeCalls map[string]int
+
+var writeActions = []string{
+	apiclient.ActionCreateCatalog, apiclient.ActionCreateFromTemplate, apiclient.ActionAddFlipbook,
+	apiclient.ActionSetLogo, apiclient.ActionDeleteBackgroundImage, apiclient.ActionSetPermissions,
+}
+
+func (e *testEmulator) writes() writeCalls {
+	out := writeCalls{}
+	for _, a := range writeActions {
+		out[a] = calls(e, a)
+	}
+	return out
+}
+
+// sameWrites fails the test when any write happened since before.
+func sameWrites(t *testing.T, e *testEmulator, before writeCalls, when string) {
+	t.Helper()
+	for a, n := range e.writes() {
+		if n != before[a] {
+			t.Errorf("%s: %s was called %d times, %d before", when, a, n, before[a])
+		}
+	}
+}
+
+// appliedDayTwo applies dayTwoCatalog and returns the catalog's hash and the
+// write counts, which it checks: one of each.
+func appliedDayTwo(t *testing.T, e *testEmulator, w *cliWorkspace) (string, writeCalls) {
+	t.Helper()
+	writeTestPNG(t, w.dir, "logo.png", 4, 4, color.RGBA{R: 200, A: 255})
+	writeTestPDF(t, w.dir, "manual.pdf", 2)
+	w.config(dayTwoCatalog(""))
+	w.apply()
+	before := e.writes()
+	for _, a := range writeActions {
+		if want := map[bool]int{true: 0, false: 1}[a == apiclient.ActionCreateFromTemplate]; before[a] != want {
+			t.Fatalf("first apply: %s called %d times, want %d", a, before[a], want)
+		}
+	}
+	return w.stateString("flipbook_catalog.shoes", "id"), before
+}
+
+// movedInPlace checks that every resource followed the catalog to hash with
+// nothing made twice, nobody e-mailed again and an empty plan after.
+func movedInPlace(t *testing.T, e *testEmulator, w *cliWorkspace, hash string, before writeCalls, mailsBefore int) {
+	t.Helper()
+	sameWrites(t, e, before, "after the move")
+	if n := e.generatedCollections(); n != 1 {
+		t.Errorf("%d generated collections in the account, want 1", n)
+	}
+	col := e.collection(t, hash)
+	if len(col.Items) != 2 { // the catalog's own item and the document
+		t.Errorf("collection %s has %d items, want 2 (nothing uploaded again): %+v", hash, len(col.Items), col.Items)
+	}
+	if len(col.Permissions) != 1 {
+		t.Errorf("collection %s's access list is %+v, want the Sales row", hash, col.Permissions)
+	}
+	if n := len(e.Emulator.Notifications()); n != mailsBefore {
+		t.Errorf("%d e-mails sent in all, %d before the move: nobody asked for more", n, mailsBefore)
+	}
+	if got := w.stateString("flipbook_catalog.shoes", "id"); got != hash {
+		t.Errorf("catalog id %q, want %q", got, hash)
+	}
+	for _, addr := range []string{"flipbook_collection_logo.brand", "flipbook_collection_background.none",
+		"flipbook_document.manual", "flipbook_collection_permissions.sales"} {
+		if got := w.stateString(addr, "collection_hash"); got != hash {
+			t.Errorf("%s collection_hash %q, want %q", addr, got, hash)
+		}
+	}
+	w.emptyPlan()
+}
+
+// Publishing in the web editor gives the catalog a new final hash. No plan
+// or unattended apply makes anything again; the plan stops with the line to
+// write, and writing it moves the catalog and everything on it in place.
+func TestAccDayTwo_publishThenPublishedHash(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	old, before := appliedDayTwo(t, e, w)
+	mails := len(e.Emulator.Notifications())
+	published, err := e.Emulator.Publish(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, cmd := range [][]string{{"plan", "-input=false"}, {"apply", "-input=false", "-auto-approve"}} {
+		out := w.fails(cmd...)
+		for _, want := range []string{"Flipbook Collection Hash No Longer Exists", old, "code 46"} {
+			if !says(out, want) {
+				t.Errorf("terraform %s does not say %q:\n%s", cmd[0], want, out)
+			}
+		}
+		if !says(out, `published_hash = "<new hash>"`) {
+			t.Errorf("terraform %s does not give the line to write:\n%s", cmd[0], out)
+		}
+	}
+	sameWrites(t, e, before, "after publishing")
+
+	// The advice, word for word: the line with the new hash.
+	w.config(dayTwoCatalog(strings.Replace(`published_hash = "<new hash>"`, "<new hash>", published, 1)))
+	w.apply()
+	movedInPlace(t, e, w, published, before, mails)
+
+	// Removing the line afterwards plans nothing either.
+	w.config(dayTwoCatalog(""))
+	w.emptyPlan()
+}
+
+// The CLI way the same error gives: forget the catalog and import its new
+// hash; everything attached follows it in place on the next apply.
+func TestAccDayTwo_publishThenStateRmAndImport(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	old, before := appliedDayTwo(t, e, w)
+	mails := len(e.Emulator.Notifications())
+	published, err := e.Emulator.Publish(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := w.fails("plan", "-input=false")
+	if !says(out, "terraform state rm <address>, then terraform import <address> <new hash>") {
+		t.Fatalf("the plan does not give the CLI way:\n%s", out)
+	}
+	w.must("state", "rm", "flipbook_catalog.shoes")
+	w.must("import", "-input=false", "flipbook_catalog.shoes", published)
+	w.apply()
+	movedInPlace(t, e, w, published, before, mails)
+}
+
+// Ctrl-C while the catalog generates: the catalog stays in state untainted,
+// and the next apply waits for the same generation instead of starting a
+// second one.
+func TestAccDayTwo_interruptedGeneration(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	e.Emulator.SetGenerationDelay(6 * time.Second)
+	w := newCLIWorkspace(t, e)
+	w.config(`
+resource "flipbook_catalog" "shoes" {
+  title    = "Shoes"
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+`)
+	out, err := w.interrupt(func() bool { return calls(e, apiclient.ActionCreateCatalog) > 0 },
+		"apply", "-input=false", "-auto-approve")
+	if err == nil {
+		t.Errorf("an interrupted apply must not report success:\n%s", out)
+	}
+	for _, want := range []string{"Catalog Still Generating", "not tainted", "The next apply does not generate it again"} {
+		if !says(out, want) {
+			t.Errorf("the interrupted apply does not say %q:\n%s", want, out)
+		}
+	}
+	if v, tainted := w.resource("flipbook_catalog.shoes"); v == nil || tainted {
+		t.Fatalf("the catalog must stay in state, untainted (in state: %v, tainted: %v)", v != nil, tainted)
+	}
+	// As the warning says: apply again.
+	w.apply()
+	if n := calls(e, apiclient.ActionCreateCatalog); n != 1 {
+		t.Errorf("createCatalog called %d times, want 1", n)
+	}
+	if n := e.generatedCollections(); n != 1 {
+		t.Errorf("%d generated collections, want 1", n)
+	}
+	if st := w.stateString("flipbook_catalog.shoes", "status"); st == apiclient.CollectionProcessing {
+		t.Errorf("status %q after the second apply: it must have waited for the generation", st)
+	}
+	w.emptyPlan()
+}
+
+// A create deadline while the catalog generates: a warning, no taint, and
+// raising the timeout as the warning says makes the next apply wait.
+func TestAccDayTwo_generationDeadline(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	e.Emulator.SetGenerationDelay(5 * time.Second)
+	w := newCLIWorkspace(t, e)
+	cfg := `
+resource "flipbook_catalog" "shoes" {
+  title    = "Shoes"
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+  timeouts = { create = %q }
+}
+
+data "flipbook_embed" "shoes" {
+  collection_hash = flipbook_catalog.shoes.id
+}
+`
+	w.config(fmt.Sprintf(cfg, "1s"))
+	out := w.apply()
+	for _, want := range []string{"Catalog Still Generating", "create deadline", "not tainted"} {
+		if !says(out, want) {
+			t.Errorf("the apply at the deadline does not say %q:\n%s", want, out)
+		}
+	}
+	if _, tainted := w.resource("flipbook_catalog.shoes"); tainted {
+		t.Fatal("a generation past the deadline must not taint the catalog")
+	}
+	w.config(fmt.Sprintf(cfg, "30s"))
+	plan := w.must("plan", "-input=false")
+	if !says(plan, "update in-place") || strings.Contains(plan, "must be replaced") {
+		t.Errorf("the plan after the deadline must wait in place:\n%s", plan)
+	}
+	w.apply()
+	if n := calls(e, apiclient.ActionCreateCatalog); n != 1 {
+		t.Errorf("createCatalog called %d times, want 1", n)
+	}
+	w.emptyPlan()
+}
+
+// A generation that failed after the wait was cut short is replaced, and the
+// plan says that the failed collection stays in the account.
+func TestAccDayTwo_cutShortGenerationThatFailed(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	e.Emulator.SetGenerationDelay(3 * time.Second)
+	if err := e.Emulator.SetFaultsOn([]string{apiclient.ActionCreateCatalog}, 1, []string{"generation_failed"}); err != nil {
+		t.Fatal(err)
+	}
+	w := newCLIWorkspace(t, e)
+	w.config(`
+resource "flipbook_catalog" "shoes" {
+  title    = "Shoes"
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+  timeouts = { create = "1s" }
+}
+`)
+	w.apply()
+	failed := w.stateString("flipbook_catalog.shoes", "id")
+	if err := e.Emulator.SetFaults(0, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second) // the generation ends, failed
+	plan := w.must("plan", "-input=false")
+	for _, want := range []string{"Catalog Generation Failed", failed, "stays in the account", "must be replaced"} {
+		if !says(plan, want) {
+			t.Errorf("the plan does not say %q:\n%s", want, plan)
+		}
+	}
+	w.config(`
+resource "flipbook_catalog" "shoes" {
+  title    = "Shoes"
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+  timeouts = { create = "1m" }
+}
+`)
+	w.apply()
+	if n := calls(e, apiclient.ActionCreateCatalog); n != 2 {
+		t.Errorf("createCatalog called %d times, want 2 (the failed one, then its replacement)", n)
+	}
+	w.emptyPlan()
+}
+
+// Ctrl-C while a document converts: the document stays in state untainted
+// and the next apply waits for the conversion: one upload, one item.
+func TestAccDayTwo_interruptedConversion(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, fixtureWith(t, func(f *emulator.Fixture) {
+		ms := int64(6000)
+		f.Generation.ConversionDelayMs = &ms
+	}))
+	w := newCLIWorkspace(t, e)
+	writeTestPDF(t, w.dir, "manual.pdf", 2)
+	w.config(`
+resource "flipbook_document" "manual" {
+  collection_hash = "col-private"
+  file            = "${path.module}/manual.pdf"
+}
+`)
+	out, err := w.interrupt(func() bool { return calls(e, apiclient.ActionAddFlipbook) > 0 },
+		"apply", "-input=false", "-auto-approve")
+	if err == nil {
+		t.Errorf("an interrupted apply must not report success:\n%s", out)
+	}
+	if !says(out, "Document Still Converting") {
+		t.Errorf("the interrupted apply does not say what happens next:\n%s", out)
+	}
+	if v, tainted := w.resource("flipbook_document.manual"); v == nil || tainted {
+		t.Fatalf("the document must stay in state, untainted (in state: %v, tainted: %v)", v != nil, tainted)
+	}
+	w.apply()
+	if n := calls(e, apiclient.ActionAddFlipbook); n != 1 {
+		t.Errorf("flipbook.add called %d times, want 1", n)
+	}
+	col := e.collection(t, "col-private")
+	added := 0
+	for _, it := range col.Items {
+		if it.FlipbookHash == w.stateString("flipbook_document.manual", "id") {
+			added++
+			if it.ConvertStatus != apiclient.StatusComplete {
+				t.Errorf("convert status %q", it.ConvertStatus)
+			}
+		}
+	}
+	if added != 1 {
+		t.Errorf("the document is %d items of the collection, want 1", added)
+	}
+	if st := w.stateString("flipbook_document.manual", "convert_status"); st != apiclient.StatusComplete {
+		t.Errorf("convert_status %q after the second apply", st)
+	}
+	w.emptyPlan()
+}
+
+// A collection deleted in the web application (code 43): plan, removal of
+// one for_each instance and destroy all work with a warning, and nothing is
+// made again.
+func TestAccDayTwo_deletedInWebApplication(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	writeTestPNG(t, w.dir, "logo.png", 4, 4, color.RGBA{B: 200, A: 255})
+	cfg := `
+variable "keys" { type = set(string) }
+
+resource "flipbook_catalog" "c" {
+  for_each = var.keys
+  title    = each.key
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+
+resource "flipbook_collection_logo" "c" {
+  for_each        = var.keys
+  collection_hash = flipbook_catalog.c[each.key].id
+  file            = "${path.module}/logo.png"
+}
+
+resource "flipbook_collection_permissions" "c" {
+  for_each        = var.keys
+  collection_hash = flipbook_catalog.c[each.key].id
+  permissions     = [{ type = "teammate", group = "Sales" }]
+}
+`
+	w.config(cfg)
+	both, one := `-var=keys=["a","b"]`, `-var=keys=["b"]`
+	w.apply(both)
+	deleted := w.stateString(`flipbook_catalog.c["a"]`, "id")
+	if err := e.Emulator.Delete(deleted); err != nil {
+		t.Fatal(err)
+	}
+	before := e.writes()
+
+	plan := w.must("plan", "-input=false", both)
+	for _, want := range []string{"Flipbook Collection Refused", deleted, "remove its key"} {
+		if !says(plan, want) {
+			t.Errorf("the plan does not say %q:\n%s", want, plan)
+		}
+	}
+	sameWrites(t, e, before, "after the plan")
+	// The advice: remove the instance's key and apply.
+	w.apply(one)
+	for _, addr := range []string{`flipbook_catalog.c["a"]`, `flipbook_collection_logo.c["a"]`, `flipbook_collection_permissions.c["a"]`} {
+		if v, _ := w.resource(addr); v != nil {
+			t.Errorf("%s is still in the state", addr)
+		}
+	}
+	if n := calls(e, apiclient.ActionCreateCatalog); n != 2 {
+		t.Errorf("createCatalog called %d times, want 2", n)
+	}
+	w.must("plan", "-input=false", "-detailed-exitcode", one)
+
+	// And a whole destroy of a workspace whose collection was deleted.
+	kept := w.stateString(`flipbook_catalog.c["b"]`, "id")
+	if err := e.Emulator.Delete(kept); err != nil {
+		t.Fatal(err)
+	}
+	w.must("destroy", "-input=false", "-auto-approve", one)
+	if n := e.generatedCollections(); n != 2 {
+		t.Errorf("%d generated collections, want 2", n)
+	}
+}
+
+// Credentials of another account (code 43 too) never make Terraform forget
+// or re-create real collections: the plan warns and changes nothing, and
+// with the right credentials again the plan is empty.
+func TestAccDayTwo_otherAccountNeverForgets(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	w.config(`
+resource "flipbook_catalog" "shoes" {
+  title    = "Shoes"
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+
+resource "flipbook_collection_permissions" "sales" {
+  collection_hash = flipbook_catalog.shoes.id
+  permissions     = [{ type = "teammate", group = "Sales" }]
+}
+`)
+	w.apply()
+	before := e.writes()
+	w.setAccount("stranger-key", "stranger-secret")
+	out := w.must("plan", "-input=false", "-detailed-exitcode")
+	if !says(out, "Flipbook Collection Refused") || !says(out, "api_key") {
+		t.Errorf("the plan with another account's credentials does not warn:\n%s", out)
+	}
+	out = w.apply()
+	if !says(out, "Flipbook Collection Refused") {
+		t.Errorf("the apply does not warn:\n%s", out)
+	}
+	sameWrites(t, e, before, "with another account's credentials")
+	for _, addr := range []string{"flipbook_catalog.shoes", "flipbook_collection_permissions.sales"} {
+		if v, _ := w.resource(addr); v == nil {
+			t.Errorf("%s left the state", addr)
+		}
+	}
+	w.setAccount(e.apiKey, e.secret)
+	w.emptyPlan()
+}
+
+// Import reads the title the service reports: importing and then writing the
+// real title plans nothing, a different title plans a replacement with its
+// warning, and -generate-config-out writes the title.
+func TestAccDayTwo_importReadsTitle(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	c := e.apiClient(t)
+	hash, err := c.CreateCatalog(t.Context(), apiclient.CreateCatalogInput{Title: "Shoes 2026",
+		Sections: []apiclient.Section{{Type: apiclient.SectionFeed, Sources: []apiclient.SourceRef{{SourceHash: "feed-shoes"}},
+			Templates: []apiclient.TemplateRef{{TemplateHash: "tpl-product"}}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.WaitForGeneration(t.Context(), hash, nil); err != nil {
+		t.Fatal(err)
+	}
+	w := newCLIWorkspace(t, e)
+	w.config(fmt.Sprintf(`
+import {
+  to = flipbook_catalog.shoes
+  id = %q
+}
+`, hash))
+	// The plan stops at the sections, which the service cannot report (as
+	// the README says); the file is written before it does.
+	out := w.fails("plan", "-input=false", "-generate-config-out=generated.tf")
+	if !says(out, "sections") {
+		t.Errorf("the generated configuration's plan does not name the missing sections:\n%s", out)
+	}
+	generated, err := os.ReadFile(filepath.Join(w.dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`title\s+= "Shoes 2026"`).Match(generated) {
+		t.Errorf("-generate-config-out does not write the title:\n%s", generated)
+	}
+	_ = os.Remove(filepath.Join(w.dir, "generated.tf"))
+
+	block := func(title string) string {
+		return fmt.Sprintf(`
+resource "flipbook_catalog" "shoes" {
+  %s
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+`, title)
+	}
+	w.config(block(""))
+	w.must("import", "-input=false", "flipbook_catalog.shoes", hash)
+	if got := w.stateString("flipbook_catalog.shoes", "title"); got != "Shoes 2026" {
+		t.Errorf("imported title %q, want the service's", got)
+	}
+	w.apply()
+	w.config(block(`title = "Shoes 2026"`))
+	w.emptyPlan()
+	w.config(block(`title = "Sandals"`))
+	plan := w.must("plan", "-input=false")
+	for _, want := range []string{"must be replaced", "Replacement Keeps The Old Flipbook Collection", hash} {
+		if !says(plan, want) {
+			t.Errorf("a different title does not plan %q:\n%s", want, plan)
+		}
+	}
+	if n := calls(e, apiclient.ActionCreateCatalog); n != 1 {
+		t.Errorf("createCatalog called %d times, want 1", n)
+	}
+}
+
+// Editing the PDF on disk plans a replacement that says, at plan time, that
+// the old flipbook stays in the collection.
+func TestAccDayTwo_editedPDFWarnsAtPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	writeTestPDF(t, w.dir, "manual.pdf", 2)
+	w.config(`
+resource "flipbook_document" "manual" {
+  collection_hash = "col-private"
+  file            = "${path.module}/manual.pdf"
+}
+`)
+	w.apply()
+	old := w.stateString("flipbook_document.manual", "id")
+	writeTestPDF(t, w.dir, "manual.pdf", 3)
+	plan := w.must("plan", "-input=false")
+	for _, want := range []string{"must be replaced", "Replacement Keeps The Old Document", old, "stays in collection col-private"} {
+		if !says(plan, want) {
+			t.Errorf("the plan does not say %q:\n%s", want, plan)
+		}
+	}
+}
+
+// A change of timeouts alone changes nothing on the service: every computed
+// value stays known at plan time, nothing downstream changes, and the apply
+// calls nothing. (A data source that refers to the resource is still read
+// during apply: Terraform defers every data source whose dependencies have a
+// pending change, whatever the provider plans.)
+func TestAccDayTwo_timeoutsOnlyKeepsValuesKnown(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	cfg := `
+resource "flipbook_catalog" "shoes" {
+  title    = "Shoes"
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+  timeouts = { create = %q }
+}
+
+resource "terraform_data" "downstream" {
+  input = [flipbook_catalog.shoes.page_count, flipbook_catalog.shoes.status, flipbook_catalog.shoes.cover_image]
+}
+`
+	w.config(fmt.Sprintf(cfg, "30m"))
+	w.apply()
+	w.config(fmt.Sprintf(cfg, "45m"))
+	plan := w.must("plan", "-input=false")
+	if strings.Contains(plan, "known after apply") {
+		t.Errorf("a timeouts-only change defers values:\n%s", plan)
+	}
+	if says(plan, "terraform_data.downstream will be") {
+		t.Errorf("a timeouts-only change reaches a resource downstream:\n%s", plan)
+	}
+	if !says(plan, "update in-place") {
+		t.Errorf("the plan does not update the timeouts:\n%s", plan)
+	}
+	e.Emulator.ResetRequests()
+	w.apply()
+	for _, a := range writeActions {
+		if n := calls(e, a); n != 0 {
+			t.Errorf("%s called %d times for a timeouts-only change", a, n)
+		}
+	}
+	w.emptyPlan()
+}
+
+// says reports whether the CLI's output holds want, whatever the line
+// breaks the CLI wrapped it with.
+func says(out, want string) bool {
+	return strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " "))
+}
