@@ -604,3 +604,41 @@ resource "terraform_data" "downstream" {
 func says(out, want string) bool {
 	return strings.Contains(strings.Join(strings.Fields(out), " "), strings.Join(strings.Fields(want), " "))
 }
+
+// A collection renamed in the web editor: with the title in the
+// configuration the plan is a replacement that says the renamed one stays (the
+// API cannot rename); without it the plan takes the new title and is empty.
+func TestAccDayTwo_renamedInWebEditor(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	block := func(title string) string {
+		return fmt.Sprintf(`
+resource "flipbook_catalog" "shoes" {
+  %s
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+`, title)
+	}
+	w.config(block(`title = "Shoes"`))
+	w.apply()
+	hash := w.stateString("flipbook_catalog.shoes", "id")
+	if err := e.Emulator.Rename(hash, "Shoes (final)"); err != nil {
+		t.Fatal(err)
+	}
+	plan := w.must("plan", "-input=false")
+	for _, want := range []string{"must be replaced", "Replacement Keeps The Old Flipbook Collection", hash} {
+		if !says(plan, want) {
+			t.Errorf("the plan after a rename does not say %q:\n%s", want, plan)
+		}
+	}
+	w.config(block(""))
+	w.emptyPlan()
+	w.apply() // nothing to change; it stores what the refresh read
+	if got := w.stateString("flipbook_catalog.shoes", "title"); got != "Shoes (final)" {
+		t.Errorf("title %q in state, want the service's", got)
+	}
+	if n := calls(e, apiclient.ActionCreateCatalog); n != 1 {
+		t.Errorf("createCatalog called %d times, want 1", n)
+	}
+}
