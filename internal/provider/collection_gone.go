@@ -78,9 +78,42 @@ func noPrivate(p privateSetter) bool {
 	return p == nil || reflect.ValueOf(p).IsNil()
 }
 
+// privateImporting marks a state that an import just made: its first Read
+// must find the collection, or the import fails instead of adopting a hash
+// that answers nothing.
+const privateImporting = "importing"
+
+// markImporting is called by every ImportState.
+func markImporting(ctx context.Context, p privateSetter, diags *diag.Diagnostics) {
+	if noPrivate(p) {
+		return
+	}
+	diags.Append(p.SetKey(ctx, privateImporting, []byte("true"))...)
+}
+
+// readSucceeded forgets an earlier refusal and the import mark.
+func readSucceeded(ctx context.Context, p privateSetter, diags *diag.Diagnostics) {
+	if noPrivate(p) {
+		return
+	}
+	rememberRefusal(ctx, p, nil, diags)
+	diags.Append(p.SetKey(ctx, privateImporting, nil)...)
+}
+
 // refusedRead handles a Read's refused call: it keeps the state as it was,
-// remembers the refusal and warns. It reports false for any other error.
+// remembers the refusal and warns; the Read of an import fails instead. It
+// reports false for any other error.
 func refusedRead(ctx context.Context, resp *resource.ReadResponse, hash, what string, err error) bool {
+	if !apiclient.IsCollectionNotFound(err) && !apiclient.IsForbidden(err) {
+		return false
+	}
+	if !noPrivate(resp.Private) {
+		if b, _ := resp.Private.GetKey(ctx, privateImporting); len(b) > 0 {
+			addAPIError(&resp.Diagnostics, "Cannot Import: Collection Not Found",
+				fmt.Sprintf("importing %s of collection %s", what, hash), err)
+			return true
+		}
+	}
 	var code int
 	switch {
 	case apiclient.IsCollectionNotFound(err):

@@ -59,7 +59,7 @@ type collectionRead struct {
 func (rd collectionRead) done(ctx context.Context, resp *resource.ReadResponse, err error) bool {
 	switch {
 	case err == nil:
-		rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+		readSucceeded(ctx, resp.Private, &resp.Diagnostics)
 		return false
 	case refusedRead(ctx, resp, rd.hash, rd.what, err):
 	default:
@@ -105,4 +105,5 @@ func importCollectionHash(ctx context.Context, typeName string, req resource.Imp
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
+	markImporting(ctx, resp.Private, &resp.Diagnostics)
 }

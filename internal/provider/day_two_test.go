@@ -513,6 +513,10 @@ resource "flipbook_catalog" "shoes" {
 `, title)
 	}
 	w.config(block(""))
+	// An import of a hash that answers nothing fails rather than adopting it.
+	if out := w.fails("import", "-input=false", "flipbook_catalog.shoes", "0000000000000000"); !says(out, "Cannot Import: Collection Not Found") {
+		t.Errorf("importing an unknown hash does not say so:\n%s", out)
+	}
 	w.must("import", "-input=false", "flipbook_catalog.shoes", hash)
 	if got := w.stateString("flipbook_catalog.shoes", "title"); got != "Shoes 2026" {
 		t.Errorf("imported title %q, want the service's", got)

@@ -499,6 +499,7 @@ func (r *collectionResource) ImportState(ctx context.Context, req resource.Impor
 		return
 	}
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	markImporting(ctx, resp.Private, &resp.Diagnostics)
 }
 
 // privateFailed marks, in private state, a collection whose last Read found

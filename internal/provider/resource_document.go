@@ -445,4 +445,5 @@ func (r *documentResource) ImportState(ctx context.Context, req resource.ImportS
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), flipbook)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), collection)...)
+	markImporting(ctx, resp.Private, &resp.Diagnostics)
 }
