@@ -3,6 +3,7 @@ package provider
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -43,7 +44,7 @@ func TestCLICollectionPermissions_readerAccepts(t *testing.T) {
 			"FLIPBOOK_BASE_URL="+srv.BaseURL, "FLIPBOOK_UPLOAD_URL="+srv.UploadURL)
 	}
 	use(start(false))
-	const hash, addr = "col-private", "flipbook_collection_permissions.handbook"
+	const hash = "col-private"
 	writeFile(t, filepath.Join(w.dir, "main.tf"), `terraform {
   required_providers {
     flipbook = { source = "flipbook/flipbook" }
@@ -120,10 +121,14 @@ resource "flipbook_collection_permissions" "handbook" {
 	}
 	expect("second apply", 1, salesReaders, sales)
 
-	// eve accepts. The advice, literally: the list is sent once, never
-	// emptied, and only eve is e-mailed.
+	// eve accepts. The advice, literally: the README's command (its
+	// example resource is this one), and the resource page's command for
+	// its own example is the same with that resource's name. The list is
+	// sent once, never emptied, and only eve is e-mailed.
 	use(start(true))
-	out = w.tf("apply", "-auto-approve", "-input=false", "-replace="+addr)
+	args := adviceCommand(t, "../../README.md", "handbook")
+	adviceCommand(t, "../../docs/resources/collection_permissions.md", "example")
+	out = w.tf(append(args[1:2], append([]string{"-auto-approve", "-input=false"}, args[2:]...)...)...)
 	if !strings.Contains(out, "1 added, 0 changed, 1 destroyed") || strings.Contains(out, "Access List Entries Skipped") {
 		t.Errorf("the apply -replace did not replace cleanly:\n%s", out)
 	}
@@ -134,4 +139,20 @@ resource "flipbook_collection_permissions" "handbook" {
 	// Destroying still empties the list.
 	w.tf("destroy", "-auto-approve", "-input=false")
 	expect("destroy", 2, []string{"eve@example.com"})
+}
+
+// adviceCommand finds in a document the command that adds a skipped reader
+// who accepted, checks that it names the document's example resource, and
+// returns its words.
+func adviceCommand(t *testing.T, doc, resource string) []string {
+	t.Helper()
+	b, err := os.ReadFile(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("terraform apply -replace=flipbook_collection_permissions\\.([a-z_]+)").FindSubmatch(b)
+	if m == nil || string(m[1]) != resource {
+		t.Fatalf("%s gives no `terraform apply -replace=` for its example resource %q (found %q)", doc, resource, m)
+	}
+	return strings.Fields(string(m[0]))
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -608,6 +609,11 @@ func TestAccCollectionPermissions_skippedConverges(t *testing.T) {
 				ExpectError: msgRe("Resource postcondition failed", "Access list entries were skipped."),
 			},
 			{
+				// The resource page's example, its lifecycle block as shown.
+				Config:      permissionsConfig(emu, hash, "notify_via_email = true\n"+exampleLifecycle(t), support, eve),
+				ExpectError: msgRe("Resource postcondition failed", "The service skipped access list entries:", "eve@example.com"),
+			},
+			{
 				// Drift: Support removed in the web application. The apply
 				// puts it back, and its readers, who lost access, are told.
 				PreConfig: func() { setOutside(t, api, hash, apiclient.Permission{Type: "teammate", Email: "dan@example.com"}) },
@@ -824,4 +830,20 @@ func TestAccCollectionPermissions_allSkippedKeepsList(t *testing.T) {
 			},
 		},
 	})
+}
+
+// exampleLifecycle is the lifecycle block of the resource page's example of
+// a run that fails on skipped entries, as the page shows it.
+func exampleLifecycle(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../examples/resources/flipbook_collection_permissions/fail-on-skipped.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(b), "  lifecycle {")
+	if !ok {
+		t.Fatal("the example has no lifecycle block")
+	}
+	block = strings.TrimSuffix(strings.TrimRight(block, " \n"), "}")
+	return "lifecycle {" + block
 }
