@@ -150,7 +150,7 @@ func adviceCommand(t *testing.T, doc, resource string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile("terraform apply -replace=flipbook_collection_permissions\\.([a-z_]+)").FindSubmatch(b)
+	m := regexp.MustCompile(`terraform apply -replace=flipbook_collection_permissions\.([a-z_]+)`).FindSubmatch(b)
 	if m == nil || string(m[1]) != resource {
 		t.Fatalf("%s gives no `terraform apply -replace=` for its example resource %q (found %q)", doc, resource, m)
 	}

@@ -147,14 +147,14 @@ func TestAccCollectionPermissions_lifecycle(t *testing.T) {
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Support"}),
-					checkNotified(emu, hash, "ben@example.com", "chloe@example.com"),
+					checkNotified(emu, "ben@example.com", "chloe@example.com"),
 				),
 			},
 			{
 				// Changing only notify_via_email sends nothing, so nobody is
 				// emailed again.
 				Config: permissionsConfig(emu, hash, "notify_via_email = false", `{ type = "teammate", group = "Support" }`),
-				Check:  checkNotified(emu, hash, "ben@example.com", "chloe@example.com"),
+				Check:  checkNotified(emu, "ben@example.com", "chloe@example.com"),
 			},
 			{
 				// otp: every entry one type; a change of type replaces the list.
@@ -204,7 +204,7 @@ func TestAccCollectionPermissions_lostAnswer(t *testing.T) {
 				Config:    permissionsConfig(emu, hash, "notify_via_email = true", support),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Support"}),
-					checkNotified(emu, hash, "ben@example.com", "chloe@example.com"),
+					checkNotified(emu, "ben@example.com", "chloe@example.com"),
 					func(*terraform.State) error {
 						if got := emu.Emulator.Requests()[apiclient.ActionSetPermissions]; got["fault"] != 1 || len(got) != 1 {
 							return fmt.Errorf("setPermissions counters %v, want one send whose answer was lost", got)
@@ -249,14 +249,13 @@ func setOutside(t *testing.T, api *apiclient.Client, hash string, perms ...apicl
 	}
 }
 
-// checkNotified checks who the service emailed about hash, in any order.
-func checkNotified(emu *testEmulator, hash string, want ...string) resource.TestCheckFunc {
+// checkNotified checks who the service emailed, in any order: each test
+// has its own emulator, and sets one collection's list.
+func checkNotified(emu *testEmulator, want ...string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		var got []string
 		for _, n := range emu.Emulator.Notifications() {
-			if n.CollectionHash == hash {
-				got = append(got, n.Email)
-			}
+			got = append(got, n.Email)
 		}
 		slices.Sort(got)
 		slices.Sort(want)
@@ -496,7 +495,7 @@ func TestAccCollectionPermissions_skippedOnCreate(t *testing.T) {
 	notify := "notify_via_email = true"
 	salesOnly := checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"})
 	// ana and ben are Sales's accepted readers; eve has not accepted.
-	salesNotified := checkNotified(emu, hash, "ana@example.com", "ben@example.com")
+	salesNotified := checkNotified(emu, "ana@example.com", "ben@example.com")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		CheckDestroy:             checkServicePermissions(api, hash),
@@ -586,7 +585,7 @@ func TestAccCollectionPermissions_skippedConverges(t *testing.T) {
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			Check: resource.ComposeAggregateTestCheckFunc(supportOnly, checkSetCalls(emu, 1), checkNotified(emu, hash, notified...)),
+			Check: resource.ComposeAggregateTestCheckFunc(supportOnly, checkSetCalls(emu, 1), checkNotified(emu, notified...)),
 		}
 	}
 	resource.ParallelTest(t, resource.TestCase{
@@ -600,7 +599,7 @@ func TestAccCollectionPermissions_skippedConverges(t *testing.T) {
 					})),
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(supportOnly, checkSetCalls(emu, 1),
-					checkNotified(emu, hash, "ben@example.com", "chloe@example.com")),
+					checkNotified(emu, "ben@example.com", "chloe@example.com")),
 			},
 			step("ben@example.com", "chloe@example.com"),
 			step("ben@example.com", "chloe@example.com"),
@@ -623,7 +622,7 @@ func TestAccCollectionPermissions_skippedConverges(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(supportOnly, checkSetCalls(emu, 3),
-					checkNotified(emu, hash, "ben@example.com", "chloe@example.com", "ben@example.com", "chloe@example.com")),
+					checkNotified(emu, "ben@example.com", "chloe@example.com", "ben@example.com", "chloe@example.com")),
 			},
 		},
 	})
