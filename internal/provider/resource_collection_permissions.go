@@ -335,7 +335,9 @@ func (r *collectionPermissionsResource) Update(ctx context.Context, req resource
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+	}
 	plan.ID = plan.CollectionHash
 	if plan.Permissions.Equal(state.Permissions) && plan.CollectionHash.Equal(state.CollectionHash) {
 		// Only notify_via_email or timeouts changed: sending the same list
@@ -567,7 +569,9 @@ func (r *collectionPermissionsResource) Read(ctx context.Context, req resource.R
 	state.CollectionHash = types.StringValue(hash)
 	state.Permissions = setFromEntries(list, &resp.Diagnostics)
 	state.Skipped = setFromEntries(stillSkipped, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}

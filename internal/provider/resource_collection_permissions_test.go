@@ -10,7 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -845,4 +850,62 @@ func exampleLifecycle(t *testing.T) string {
 	}
 	block = strings.TrimSuffix(strings.TrimRight(block, " \n"), "}")
 	return "lifecycle {" + block
+}
+
+// The contract with the move of a published collection (issue 17, item 1):
+// an update whose planned collection_hash differs from the state's targets
+// the planned collection. Its saved list is read; a list that is already the
+// planned one is not sent, and otherwise only the entries it lacks are
+// notified.
+func TestCollectionPermissionsUpdateTargetsPlannedHash(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	const target = "col-private"
+	setOutside(t, api, target, apiclient.Permission{Type: "teammate", Group: "Sales"})
+	r := newCollectionPermissionsResource()
+	empty := configuredResource(t, r, emu)
+	model := func(hash string, entries ...permissionEntry) tfsdk.State {
+		s := attachedState(t, tfsdk.State{Schema: empty.Schema, Raw: empty.Raw.Copy()}, []string{"id", "collection_hash"}, "", hash)
+		var diags diag.Diagnostics
+		for name, v := range map[string]attr.Value{
+			"notify_via_email":    types.BoolValue(true),
+			"permissions":         setFromEntries(entries, &diags),
+			"skipped_permissions": emptyPermissionsSet(),
+		} {
+			diags.Append(s.SetAttribute(t.Context(), path.Root(name), v)...)
+		}
+		if diags.HasError() {
+			t.Fatal(diags)
+		}
+		return s
+	}
+	sales, support := permEntry("teammate", "", "Sales"), permEntry("teammate", "", "Support")
+	update := func(plan tfsdk.State) {
+		t.Helper()
+		resp := fwresource.UpdateResponse{State: tfsdk.State{Schema: plan.Schema, Raw: plan.Raw.Copy()}}
+		r.Update(t.Context(), fwresource.UpdateRequest{Plan: tfsdk.Plan(plan), State: model("col-temporary", sales)}, &resp)
+		if resp.Diagnostics.HasError() {
+			t.Fatal(resp.Diagnostics)
+		}
+		var got types.String
+		resp.State.GetAttribute(t.Context(), path.Root("collection_hash"), &got)
+		if got.ValueString() != target {
+			t.Errorf("state names %s, want the planned %s", got, target)
+		}
+	}
+	update(model(target, sales))
+	if err := checkSetCalls(emu, 1)(nil); err != nil { // the call that set it up
+		t.Errorf("the planned list was already saved: %v", err)
+	}
+	if err := checkNotified(emu)(nil); err != nil {
+		t.Error(err)
+	}
+	update(model(target, sales, support))
+	if err := checkSetCalls(emu, 2)(nil); err != nil {
+		t.Error(err)
+	}
+	// Support's readers; Sales was on the list and is not e-mailed again.
+	if err := checkNotified(emu, "ben@example.com", "chloe@example.com")(nil); err != nil {
+		t.Error(err)
+	}
 }
