@@ -861,7 +861,9 @@ func TestCollectionPermissionsUpdateTargetsPlannedHash(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	api := emu.apiClient(t)
 	const target = "col-private"
-	setOutside(t, api, target, apiclient.Permission{Type: "teammate", Group: "Sales"})
+	if _, err := api.SetPermissions(t.Context(), target, []apiclient.Permission{{Type: "teammate", Group: "Sales"}}); err != nil {
+		t.Fatal(err)
+	}
 	r := newCollectionPermissionsResource()
 	empty := configuredResource(t, r, emu)
 	model := func(hash string, entries ...permissionEntry) tfsdk.State {
