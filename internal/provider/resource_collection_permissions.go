@@ -287,6 +287,12 @@ func (r *collectionPermissionsResource) ModifyPlan(ctx context.Context, req reso
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if !hash.Equal(state.CollectionHash) {
+		// The id is the collection hash, so it follows collection_hash: to
+		// the new hash of a published collection (moved in place), or to a
+		// new collection (replaced, planned again from a null state).
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), hash)...)
+	}
 	if !planned.Equal(state.Permissions) || !hash.Equal(state.CollectionHash) {
 		return // skipped_permissions is known after the apply that sends the list
 	}
