@@ -51,7 +51,8 @@ type permissionProblem struct {
 
 // validatePermissions applies the rules of collection.setPermissions that the
 // spec states and that can be known before a call, so that a plan never
-// proposes a list the spec forbids. Where the spec is silent (the e-mail
+// proposes a list the spec forbids. An e-mail without "@" is refused (no
+// address format lacks one); where the spec is silent (the rest of the e-mail
 // format, whether duplicates compare e-mails ignoring case) it only warns.
 // Plan features (OTP, SSO) and whether a group or reader exists depend on the
 // account and are left to the service.
@@ -109,10 +110,17 @@ func validatePermissions(entries []permissionEntry) []permissionProblem {
 		// Not a rule of the service: the API client sends no field for an
 		// empty string, so "" would turn the entry into a bare one that
 		// grants every reader or SSO viewer. Omit the attribute instead.
-		if e.HasEmail && e.Email == "" {
+		switch {
+		case e.HasEmail && e.Email == "":
 			out = append(out, permissionProblem{Index: i, Field: "email", Detail: "email is empty. The provider cannot " +
 				"send an empty email: it would be read as no email, which grants every reader. Omit email, or give an address."})
-		} else if e.HasEmail && !looksLikeEmail(e.Email) {
+		case e.HasEmail && !strings.Contains(e.Email, "@"):
+			// Spec, setPermissions errors: "bad email format" gets "Invalid email at index N"; no address format lacks an "@".
+			out = append(out, permissionProblem{Index: i, Field: "email", Detail: fmt.Sprintf(
+				"%q is not an email address: it has no \"@\". The service refuses a bad email format (\"Invalid email\"), "+
+					"and an address without \"@\" is bad under every definition of one. Write the whole address, "+
+					"such as \"ana@example.com\".", e.Email)})
+		case e.HasEmail && !looksLikeEmail(e.Email):
 			// Spec, errors table: "bad email format" gets "Invalid email at
 			// index N", but no format is given: this is a guess, so a warning.
 			out = append(out, permissionProblem{Index: i, Field: "email", Warning: true, Detail: fmt.Sprintf(
@@ -250,19 +258,127 @@ func skipReason(e permissionEntry) string {
 	return "the service dropped it without saying why"
 }
 
-// describeSkipped is the error detail for entries the service skipped.
-func describeSkipped(skipped []skippedPermission, sent int) string {
+// adviceSkipped is what to do about skipped entries, in Terraform's terms.
+// Both steps are tested as written (TestAccCollectionPermissions_skippedConverges
+// and TestCLICollectionPermissions_readerAccepts).
+const adviceSkipped = "Once a skipped reader has accepted the invitation (or the group exists), add the entries with " +
+	"`terraform apply -replace=ADDRESS`, ADDRESS being this resource's address: the list is sent once more and never " +
+	"emptied in between, and with notify_via_email only the entries not yet on the list are e-mailed. To make runs fail " +
+	"while entries are skipped, add to the resource: lifecycle { postcondition { condition = " +
+	"length(self.skipped_permissions) == 0, error_message = \"Access list entries were skipped.\" } }."
+
+func writeSkipped(b *strings.Builder, entries []permissionEntry) {
+	for _, e := range entries {
+		fmt.Fprintf(b, "  - %s: %s\n", e, skipReason(e))
+	}
+}
+
+// describeSkipped is the warning detail for entries the service skipped.
+func describeSkipped(hash string, skipped []skippedPermission, sent int) string {
 	var b strings.Builder
-	if len(skipped) == sent {
-		// Spec, rule 6: "When all entries are skipped, nothing is saved".
-		fmt.Fprintf(&b, "The service skipped all %d entries, so it saved nothing and the collection keeps the list it had:\n", sent)
-	} else {
-		fmt.Fprintf(&b, "The service saved the access list but skipped %d of its entries:\n", len(skipped))
-	}
-	for _, s := range skipped {
-		fmt.Fprintf(&b, "  - %s: %s\n", s.Entry, s.Reason)
-	}
-	b.WriteString("\nThe state now holds the list the collection really has, so the next plan shows the skipped entries again. " +
-		"Fix the workspace (create the group, have the reader accept the invitation) or remove the entries from the configuration.")
+	fmt.Fprintf(&b, "The service saved the access list of collection %s without %d of its %d entries (it skips them "+
+		"without an error):\n", hash, len(skipped), sent)
+	writeSkipped(&b, entriesOfSkipped(skipped))
+	b.WriteString("\nThey are listed in skipped_permissions. The state keeps them in permissions, so later plans show no " +
+		"change and send nothing, and nobody is e-mailed again, until the configuration or the saved list changes. " + adviceSkipped)
 	return b.String()
+}
+
+// describeStillSkipped is the plan-time warning while entries stay skipped.
+func describeStillSkipped(hash string, skipped []permissionEntry) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "At its last change the service skipped %d entries of the access list of collection %s; they are "+
+		"not on the saved list, and this plan does not send them again:\n", len(skipped), hash)
+	writeSkipped(&b, skipped)
+	b.WriteString("\n" + adviceSkipped)
+	return b.String()
+}
+
+// describeAllSkipped is the error when every entry was skipped and the
+// collection kept a list that is not the configured one.
+func describeAllSkipped(hash string, skipped []skippedPermission, held []apiclient.Permission) string {
+	var b strings.Builder
+	// Spec, rule 6: "When all entries are skipped, nothing is saved".
+	fmt.Fprintf(&b, "The service skipped all %d entries, so it saved nothing and collection %s keeps the list it had "+
+		"(%d entries), which the configuration does not ask for:\n", len(skipped), hash, len(held))
+	writeSkipped(&b, entriesOfSkipped(skipped))
+	b.WriteString("\nThe provider never empties a list for you. Correct the entries (create the group, have the reader " +
+		"accept the invitation), or write permissions = [] to remove every private access row.")
+	return b.String()
+}
+
+// keyOf is the key of an entry the service lists.
+func keyOf(p apiclient.Permission) string {
+	return permissionEntry{Type: p.Type, Email: p.Email, Group: p.Group}.key()
+}
+
+// sameList says whether the service's list holds exactly the entries,
+// compared as the service compares them (keys, as sets).
+func sameList(saved []apiclient.Permission, entries []permissionEntry) bool {
+	want := map[string]bool{}
+	for _, e := range entries {
+		want[e.key()] = true
+	}
+	got := map[string]bool{}
+	for _, p := range saved {
+		got[keyOf(p)] = true
+	}
+	if len(got) != len(want) {
+		return false
+	}
+	for k := range got {
+		if !want[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// permissionsToSend is the list collection.setPermissions receives. With
+// notify, only the entries the current list lacks carry notifyViaEmail:
+// spec, rule 7, "notifyViaEmail true sends notification emails during this
+// call only" and "A repeat call with true can send again", so an entry
+// already saved is sent without it and nobody is e-mailed twice for it.
+// current nil (not read) notifies every entry.
+func permissionsToSend(entries []permissionEntry, notify bool, current []apiclient.Permission) []apiclient.Permission {
+	held := map[string]bool{}
+	for _, p := range current {
+		held[keyOf(p)] = true
+	}
+	out := permissionsToAPI(entries, false)
+	for i, e := range entries {
+		out[i].NotifyViaEmail = notify && !held[e.key()]
+	}
+	return out
+}
+
+// refreshedEntries is what the state holds after reading the saved list:
+// the configured entries (prior) the service skipped at the last apply
+// (skipped) stay in the list and in skipped as long as they are still
+// missing, so that a list saved as applied shows no change; anything else
+// the service lists is taken as it is (drift). An email keeps the prior
+// spelling when only its letter case differs.
+func refreshedEntries(prior, skipped []permissionEntry, saved []apiclient.Permission) (list, stillSkipped []permissionEntry) {
+	list = permissionsFromAPI(saved, prior)
+	held := map[string]bool{}
+	for _, e := range list {
+		held[e.key()] = true
+	}
+	for _, e := range skipped {
+		if !held[e.key()] {
+			held[e.key()] = true
+			list = append(list, e)
+			stillSkipped = append(stillSkipped, e)
+		}
+	}
+	return list, stillSkipped
+}
+
+// entriesOfSkipped is the entries of skipped, in order.
+func entriesOfSkipped(skipped []skippedPermission) []permissionEntry {
+	out := make([]permissionEntry, 0, len(skipped))
+	for _, s := range skipped {
+		out = append(out, s.Entry)
+	}
+	return out
 }

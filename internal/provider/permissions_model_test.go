@@ -2,6 +2,7 @@ package provider
 
 import (
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,6 +37,8 @@ func TestValidatePermissions(t *testing.T) {
 		{"otp with group", []permissionEntry{permEntry("otp", "", "Sales")}, []string{"0/group: takes no group", "0/email: requires an email"}},
 		{"sso with email", []permissionEntry{permEntry("sso", "ana@example.com", "")}, []string{"0/email: takes no email"}},
 		{"bad email only warns", []permissionEntry{permEntry("teammate", "ana@", "")}, []string{"0/email: warning: email address"}},
+		{"email without @ is refused", []permissionEntry{permEntry("otp", "not-an-email", "")}, []string{`0/email: "not-an-email" is not an email address: it has no "@"`}},
+		{"email with two @ only warns", []permissionEntry{permEntry("otp", "a@b@example.com", "")}, []string{"0/email: warning: guess"}},
 		{"email without dot domain only warns", []permissionEntry{permEntry("otp", "ana@localhost", "")}, []string{"0/email: warning: guess"}},
 		{"emails of every form plan cleanly", []permissionEntry{permEntry("otp", "ana+news@example.xn--p1ai", ""),
 			permEntry("otp", "jörg@müller.de", ""), permEntry("otp", "ANA@EXAMPLE.COM", ""), permEntry("otp", "o'brien@example.ie", "")}, nil},
@@ -160,17 +163,104 @@ func TestSkippedPermissions(t *testing.T) {
 	if got[1].Entry.Group != "Nope" || !strings.Contains(got[1].Reason, `no group named "Nope"`) {
 		t.Errorf("second skipped = %+v", got[1])
 	}
-	detail := describeSkipped(got, len(sent))
-	for _, want := range []string{`email = "eve@example.com"`, `group = "Nope"`, "skipped 2"} {
+	detail := describeSkipped("col-1", got, len(sent))
+	for _, want := range []string{"col-1", `email = "eve@example.com"`, `group = "Nope"`, "without 2 of its 4", "skipped_permissions",
+		"-replace=ADDRESS", "length(self.skipped_permissions) == 0"} {
 		if !strings.Contains(detail, want) {
 			t.Errorf("detail lacks %q:\n%s", want, detail)
 		}
 	}
 	// Spec, rule 6: all skipped means nothing saved.
-	if d := describeSkipped(got, len(got)); !strings.Contains(d, "saved nothing and the collection keeps the list it had") {
+	held := []apiclient.Permission{{Type: "teammate", Group: "Sales"}}
+	if d := describeAllSkipped("col-1", got, held); !strings.Contains(d, "saved nothing and collection col-1 keeps the list it had") ||
+		!strings.Contains(d, "permissions = []") {
 		t.Errorf("all-skipped detail:\n%s", d)
 	}
 	if s := skippedPermissions([]permissionEntry{permEntry("sso", "", "Ghosts")}, nil); len(s) != 1 || !strings.Contains(s[0].Reason, "SSO group") {
 		t.Errorf("sso skip = %+v", s)
+	}
+}
+
+func TestSameList(t *testing.T) {
+	entries := []permissionEntry{teammateEmail("Ana@Example.com"), permEntry("teammate", "", "Sales")}
+	cases := []struct {
+		saved []apiclient.Permission
+		want  bool
+	}{
+		{[]apiclient.Permission{{Type: "teammate", Group: "Sales"}, {Type: "teammate", Email: "ana@example.com"}}, true},
+		{[]apiclient.Permission{{Type: "teammate", Group: "Sales"}}, false},
+		{[]apiclient.Permission{{Type: "teammate", Group: "sales"}, {Type: "teammate", Email: "ana@example.com"}}, false},
+		{[]apiclient.Permission{{Type: "teammate", Group: "Sales"}, {Type: "teammate", Email: "ana@example.com"}, {Type: "teammate"}}, false},
+		{nil, false},
+	}
+	for i, tc := range cases {
+		if got := sameList(tc.saved, entries); got != tc.want {
+			t.Errorf("case %d: sameList = %v, want %v", i, got, tc.want)
+		}
+	}
+	if !sameList(nil, nil) || !sameList([]apiclient.Permission{}, nil) {
+		t.Error("two empty lists differ")
+	}
+}
+
+// Spec, rule 7: "A repeat call with true can send again": only entries the
+// saved list lacks carry notifyViaEmail.
+func TestPermissionsToSend(t *testing.T) {
+	entries := []permissionEntry{teammateEmail("Ana@Example.com"), permEntry("teammate", "", "Support"), teammateEmail("eve@example.com")}
+	current := []apiclient.Permission{{Type: "teammate", Email: "ana@example.com"}}
+	notified := func(ps []apiclient.Permission) []string {
+		var out []string
+		for _, p := range ps {
+			if p.NotifyViaEmail {
+				out = append(out, p.Email+p.Group)
+			}
+		}
+		return out
+	}
+	if got := notified(permissionsToSend(entries, true, current)); !reflect.DeepEqual(got, []string{"Support", "eve@example.com"}) {
+		t.Errorf("notified %v, want the entries not saved yet", got)
+	}
+	if got := notified(permissionsToSend(entries, false, current)); got != nil {
+		t.Errorf("notified %v without notify_via_email", got)
+	}
+	if got := notified(permissionsToSend(entries, true, nil)); len(got) != 3 {
+		t.Errorf("notified %v with nothing saved, want all three", got)
+	}
+	if got := permissionsToSend(entries, true, current); len(got) != 3 || got[1].Group != "Support" {
+		t.Errorf("sent %+v, want the whole list", got)
+	}
+}
+
+func TestRefreshedEntries(t *testing.T) {
+	sales, eve, ben := permEntry("teammate", "", "Sales"), teammateEmail("Eve@Example.com"), teammateEmail("ben@example.com")
+	prior := []permissionEntry{sales, eve}
+	skipped := []permissionEntry{eve}
+	keys := func(es []permissionEntry) []string {
+		var out []string
+		for _, e := range es {
+			out = append(out, e.String())
+		}
+		slices.Sort(out)
+		return out
+	}
+	cases := []struct {
+		name              string
+		saved             []apiclient.Permission
+		wantList, wantSkp []permissionEntry
+	}{
+		{"saved as applied: no change", []apiclient.Permission{{Type: "teammate", Group: "Sales"}}, prior, skipped},
+		{"the skipped reader added outside", []apiclient.Permission{{Type: "teammate", Group: "Sales"}, {Type: "teammate", Email: "eve@example.com"}},
+			prior, nil},
+		{"a row added outside is drift", []apiclient.Permission{{Type: "teammate", Group: "Sales"}, {Type: "teammate", Email: "ben@example.com"}},
+			[]permissionEntry{sales, ben, eve}, skipped},
+		{"emptied outside is drift", nil, []permissionEntry{eve}, skipped},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			list, skp := refreshedEntries(prior, skipped, tc.saved)
+			if !reflect.DeepEqual(keys(list), keys(tc.wantList)) || !reflect.DeepEqual(keys(skp), keys(tc.wantSkp)) {
+				t.Errorf("got %v skipped %v, want %v skipped %v", keys(list), keys(skp), keys(tc.wantList), keys(tc.wantSkp))
+			}
+		})
 	}
 }

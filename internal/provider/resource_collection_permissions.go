@@ -2,8 +2,10 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -26,6 +28,7 @@ var (
 	_ resource.ResourceWithImportState    = (*collectionPermissionsResource)(nil)
 	_ resource.ResourceWithIdentity       = (*collectionPermissionsResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*collectionPermissionsResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*collectionPermissionsResource)(nil)
 )
 
 func newCollectionPermissionsResource() resource.Resource {
@@ -49,6 +52,7 @@ type collectionPermissionsModel struct {
 	CollectionHash types.String   `tfsdk:"collection_hash"`
 	NotifyViaEmail types.Bool     `tfsdk:"notify_via_email"`
 	Permissions    types.Set      `tfsdk:"permissions"`
+	Skipped        types.Set      `tfsdk:"skipped_permissions"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
 }
 
@@ -61,10 +65,11 @@ var permissionAttrTypes = map[string]attr.Type{
 }
 
 const permissionsRulesMarkdown = "Rules checked at plan time, as the spec states them: every entry has the same `type`; " +
-	"`email` and `group` never appear together; `otp` needs an `email` and takes no `group`; `sso` takes no `email`. " +
-	"The spec defines no email format: an address without one `@`, a name before it and a dot after it only gets a " +
-	"warning, as do two entries that differ only in the letter case of the email; the service decides, and its answer " +
-	"is shown on the entry it names. `email` and `group` may not be empty strings (omit them instead).\n\n"
+	"`email` and `group` never appear together; `otp` needs an `email` and takes no `group`; `sso` takes no `email`; " +
+	"an `email` with no `@` at all is refused (the service refuses a \"bad email format\", and no address lacks an `@`). " +
+	"The spec defines no further email format: an address without exactly one `@`, a name before it and a dot after it " +
+	"only gets a warning, as do two entries that differ only in the letter case of the email; the service decides, and " +
+	"its answer is shown on the entry it names. `email` and `group` may not be empty strings (omit them instead).\n\n"
 
 func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	tmo := timeoutsAttribute(ctx, timeouts.Opts{Create: true, Update: true, Delete: true},
@@ -79,9 +84,11 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 			"whatever the collection had, rows added outside Terraform show as drift and are removed by the next apply, " +
 			"and destroying the resource removes every access row.\n\n" +
 			"The service silently skips a `teammate` entry naming a group that does not exist or an email that is not an " +
-			"accepted reader, and an `sso` entry naming an unknown SSO group. When that happens the apply fails with an " +
-			"error naming every skipped entry, and the state records the list the service really saved. When every entry is " +
-			"skipped the service saves nothing and the collection keeps its previous list, which the resource reads back.\n\n" +
+			"accepted reader, and an `sso` entry naming an unknown SSO group. The apply then succeeds with a warning naming " +
+			"every skipped entry, and `skipped_permissions` lists them; the state keeps them in `permissions`, so later plans " +
+			"are empty and send nothing (nobody is e-mailed again) until the configuration or the saved list changes. When " +
+			"every entry is skipped the service saves nothing and the collection keeps the list it had: if that list is not " +
+			"empty, the apply fails and says so (the provider never empties it for you).\n\n" +
 			"A collection still being published answers \"in progress\"; the resource retries until the `create` or " +
 			"`update` timeout (default 10 minutes).\n\n" +
 			"Destroy empties the list. If the service no longer knows the collection (code 46) there is nothing to empty. " +
@@ -94,10 +101,11 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 			"collection_hash": collectionHashAttribute("Hash of the collection. It must be published, private and not " +
 				"password-protected. Changing it moves the access list to another collection (the old one's list is emptied)."),
 			"notify_via_email": schema.BoolAttribute{
-				MarkdownDescription: "When `true`, every apply that changes the list asks the service to email the people it " +
-					"grants access to (all accepted readers for a bare `teammate` entry, the group's members or the named " +
-					"recipient otherwise), and they may be emailed again by a later change. It is sent with each change and " +
-					"never read back; changing only this attribute sends nothing. Default `false`.",
+				MarkdownDescription: "When `true`, an apply that adds entries to the saved list asks the service to email " +
+					"the people those entries grant access to (all accepted readers for a bare `teammate` entry, the group's " +
+					"members or the named recipient otherwise). Entries already on the list are sent without notification, and " +
+					"nothing is sent at all when the saved list already matches, so nobody is e-mailed twice for the same entry. " +
+					"It is never read back; changing only this attribute sends nothing. Default `false`.",
 				Optional: true,
 			},
 			"permissions": schema.SetNestedAttribute{
@@ -122,6 +130,20 @@ func (r *collectionPermissionsResource) Schema(ctx context.Context, _ resource.S
 								"Names match exactly. Omit both `email` and `group` to grant every reader or SSO viewer.",
 							Optional: true,
 						},
+					},
+				},
+			},
+			"skipped_permissions": schema.SetNestedAttribute{
+				MarkdownDescription: "The entries of `permissions` the service skipped at the last apply that sent the list " +
+					"(a `teammate` email that is not an accepted reader, a group that does not exist): they are not on the " +
+					"collection's saved list. `[]` when none. To make a run fail while any are skipped, add a `postcondition` " +
+					"on `length(self.skipped_permissions) == 0` to the resource's `lifecycle`.",
+				Computed: true,
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"type":  schema.StringAttribute{MarkdownDescription: "`teammate`, `otp` or `sso`.", Computed: true},
+						"email": schema.StringAttribute{MarkdownDescription: "The email of the entry, if any.", Computed: true},
+						"group": schema.StringAttribute{MarkdownDescription: "The group of the entry, if any.", Computed: true},
 					},
 				},
 			},
@@ -227,6 +249,66 @@ func setFromEntries(entries []permissionEntry, diags *diag.Diagnostics) types.Se
 	return s
 }
 
+func emptyPermissionsSet() types.Set {
+	return types.SetValueMust(types.ObjectType{AttrTypes: permissionAttrTypes}, []attr.Value{})
+}
+
+// replacingKey is the private-state key of a create plan: the collection
+// whose list the create will set. Terraform replaces by destroying first
+// (for -replace, a taint, or a change that replaces), and the destroy half
+// of a replacement gets the plan's private state: Delete then sees that the
+// same collection is about to get its list again, and leaves the list in
+// place instead of emptying it in between (everyone would lose access, and
+// be e-mailed again).
+const replacingKey = "replacing_list_of"
+
+func (r *collectionPermissionsResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var hash types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("collection_hash"), &hash)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		if !hash.IsUnknown() && !hash.IsNull() {
+			b, err := json.Marshal(hash.ValueString())
+			if err == nil {
+				resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, b)...)
+			}
+		}
+		return
+	}
+	var state collectionPermissionsModel
+	var planned types.Set
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("permissions"), &planned)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !hash.Equal(state.CollectionHash) {
+		// The id is the collection hash, so it follows collection_hash: to
+		// the new hash of a published collection (moved in place), or to a
+		// new collection (replaced, planned again from a null state).
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("id"), hash)...)
+	}
+	if !planned.Equal(state.Permissions) || !hash.Equal(state.CollectionHash) {
+		return // skipped_permissions is known after the apply that sends the list
+	}
+	// The list stays as it is: so do the entries the service skipped, and
+	// nothing is sent.
+	skipped := state.Skipped
+	if skipped.IsNull() || skipped.IsUnknown() {
+		skipped = emptyPermissionsSet()
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("skipped_permissions"), skipped)...)
+	if entries, _ := entriesFromSet(skipped, &resp.Diagnostics); len(entries) > 0 {
+		resp.Diagnostics.AddAttributeWarning(path.Root("skipped_permissions"), "Access List Entries Still Skipped",
+			describeStillSkipped(hash.ValueString(), entries))
+	}
+}
+
 func (r *collectionPermissionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan collectionPermissionsModel
@@ -240,9 +322,13 @@ func (r *collectionPermissionsResource) Create(ctx context.Context, req resource
 		return
 	}
 	plan.ID = plan.CollectionHash
-	r.apply(ctx, &plan, "Error Setting Collection Permissions", &resp.Diagnostics)
-	if plan.Permissions.IsNull() {
-		return // nothing was saved
+	// The saved list is read first only when notifying: it decides who is
+	// e-mailed. Without notification the list is sent as it is: the same
+	// list sent again changes nothing and e-mails nobody.
+	if r.converge(ctx, &plan, plan.NotifyViaEmail.ValueBool(), "Error Setting Collection Permissions", &resp.Diagnostics) != converged {
+		// Nothing is stored, so nothing is tainted: the next apply reads
+		// and sends again.
+		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -255,8 +341,11 @@ func (r *collectionPermissionsResource) Update(ctx context.Context, req resource
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+	}
 	plan.ID = plan.CollectionHash
-	if plan.Permissions.Equal(state.Permissions) {
+	if plan.Permissions.Equal(state.Permissions) && plan.CollectionHash.Equal(state.CollectionHash) {
 		// Only notify_via_email or timeouts changed: sending the same list
 		// again would change nothing but could email everyone.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -267,47 +356,122 @@ func (r *collectionPermissionsResource) Update(ctx context.Context, req resource
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, &plan, "Error Updating Collection Permissions", &resp.Diagnostics)
-	if plan.Permissions.IsNull() {
+	// The planned collection is the target, whichever the state names
+	// (a collection moved to its new hash is updated in place): its saved
+	// list is read, and sent to only when it differs from the plan.
+	switch r.converge(ctx, &plan, true, "Error Updating Collection Permissions", &resp.Diagnostics) {
+	case converged, heldOther:
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	default:
 		// Nothing was saved: keep the prior state, not the plan the
 		// framework starts the new state from.
 		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// apply sends the planned list and leaves in m.Permissions what the service
-// saved (null when the call failed). Skipped entries are an error, reported
-// alongside the saved list so that state tells the truth.
-func (r *collectionPermissionsResource) apply(ctx context.Context, m *collectionPermissionsModel, summary string, diags *diag.Diagnostics) {
+// convergence is how converge ended.
+type convergence int
+
+const (
+	notSaved  convergence = iota // the call failed: the model is unchanged
+	converged                    // the saved list is the plan's, less the skipped entries (m.Skipped)
+	heldOther                    // every entry was skipped and the collection kept another list: m holds that list
+)
+
+// converge makes the saved list of m's collection the planned one. With
+// readFirst it reads the saved list and sends nothing when it already
+// matches; entries the list lacks are the only ones notified. Entries the
+// service skips stay in m.Permissions and are listed in m.Skipped, with a
+// warning: the resource converges on them instead of failing.
+func (r *collectionPermissionsResource) converge(ctx context.Context, m *collectionPermissionsModel, readFirst bool, summary string, diags *diag.Diagnostics) convergence {
 	entries, elems := entriesFromSet(m.Permissions, diags)
 	if diags.HasError() {
-		return
+		return notSaved
 	}
 	hash := m.CollectionHash.ValueString()
-	saved, err := r.setPermissions(ctx, hash, permissionsToAPI(entries, m.NotifyViaEmail.ValueBool()))
+	var current []apiclient.Permission
+	if readFirst {
+		var err error
+		if current, err = r.getPermissions(ctx, hash); err != nil {
+			addPermissionsAPIError(diags, summary, "reading the access list of collection "+hash+" before changing it", err)
+			return notSaved
+		}
+		if sameList(current, entries) {
+			tflog.Info(ctx, "the saved access list is already the planned one; nothing sent", map[string]any{"collection_hash": hash})
+			markListWritten(r.client, hash)
+			m.Skipped = emptyPermissionsSet()
+			return converged
+		}
+	}
+	saved, err := r.setPermissions(ctx, hash, permissionsToSend(entries, m.NotifyViaEmail.ValueBool(), current))
 	if err != nil {
-		m.Permissions = types.SetNull(types.ObjectType{AttrTypes: permissionAttrTypes})
 		addPermissionEntryErrors(diags, summary, err, elems)
 		addPermissionsAPIError(diags, summary, "replacing the access list of collection "+hash, err)
-		return
+		return notSaved
 	}
-	held := saved
+	markListWritten(r.client, hash)
+	skipped := skippedPermissions(entries, saved)
 	if len(entries) > 0 && len(saved) == 0 {
 		// Spec, rule 6: "When all entries are skipped, nothing is saved and
 		// `permissions` is an empty array": the collection keeps the list it
 		// had, which only a read shows.
-		if held, err = r.client.GetPermissions(ctx, hash); err != nil {
-			m.Permissions = types.SetNull(types.ObjectType{AttrTypes: permissionAttrTypes})
+		held, err := r.getPermissions(ctx, hash)
+		if err != nil {
 			addAPIError(diags, summary, "reading back the access list of collection "+hash+" after the service skipped every entry", err)
-			return
+			return notSaved
+		}
+		if len(held) > 0 {
+			diags.AddAttributeError(path.Root("permissions"), "Every Access List Entry Skipped", describeAllSkipped(hash, skipped, held))
+			m.Permissions = setFromEntries(permissionsFromAPI(held, entries), diags)
+			m.Skipped = emptyPermissionsSet()
+			return heldOther
 		}
 	}
-	m.Permissions = setFromEntries(permissionsFromAPI(held, entries), diags)
-	if skipped := skippedPermissions(entries, saved); len(skipped) > 0 {
-		diags.AddAttributeError(path.Root("permissions"), "Access List Entries Skipped", describeSkipped(skipped, len(entries)))
+	m.Skipped = setFromEntries(entriesOfSkipped(skipped), diags)
+	if len(skipped) > 0 {
+		diags.AddAttributeWarning(path.Root("skipped_permissions"), "Access List Entries Skipped", describeSkipped(hash, skipped, len(entries)))
 	}
+	return converged
+}
+
+// getPermissions reads a collection's saved list, waiting out code 38 (spec,
+// "Permissions can be set or read only for a published ... flipbook; a
+// flipbook still publishing is rejected with code 38").
+func (r *collectionPermissionsResource) getPermissions(ctx context.Context, hash string) ([]apiclient.Permission, error) {
+	var saved []apiclient.Permission
+	err := retryWhileInProgress(ctx, "reading permissions", hash, func() error {
+		var err error
+		saved, err = r.client.GetPermissions(ctx, hash)
+		return err
+	})
+	return saved, err
+}
+
+// listsWritten records, per API client (one per configured provider, so per
+// Terraform run), the collections whose list a create or update of this run
+// set. A destroy in the same run leaves such a list alone: with
+// create_before_destroy the new object has already set it (emptying it would
+// undo that), and a second resource on the collection owns it now.
+var listsWritten = struct {
+	sync.Mutex
+	m map[listWrite]bool
+}{m: map[listWrite]bool{}}
+
+type listWrite struct {
+	client *apiclient.Client
+	hash   string
+}
+
+func markListWritten(c *apiclient.Client, hash string) {
+	listsWritten.Lock()
+	defer listsWritten.Unlock()
+	listsWritten.m[listWrite{c, hash}] = true
+}
+
+func listWrittenThisRun(c *apiclient.Client, hash string) bool {
+	listsWritten.Lock()
+	defer listsWritten.Unlock()
+	return listsWritten.m[listWrite{c, hash}]
 }
 
 // addPermissionEntryErrors shows each message of a refused list that names
@@ -399,13 +563,21 @@ func (r *collectionPermissionsResource) Read(ctx context.Context, req resource.R
 		doing: "reading the access list of collection " + hash}).done(ctx, resp, err) {
 		return
 	}
-	var prior []permissionEntry
+	var prior, skipped []permissionEntry
 	if !state.Permissions.IsNull() && !state.Permissions.IsUnknown() {
 		prior, _ = entriesFromSet(state.Permissions, &resp.Diagnostics)
 	}
+	if !state.Skipped.IsNull() && !state.Skipped.IsUnknown() {
+		skipped, _ = entriesFromSet(state.Skipped, &resp.Diagnostics)
+	}
+	list, stillSkipped := refreshedEntries(prior, skipped, saved)
 	state.ID = types.StringValue(hash)
 	state.CollectionHash = types.StringValue(hash)
-	state.Permissions = setFromEntries(permissionsFromAPI(saved, prior), &resp.Diagnostics)
+	state.Permissions = setFromEntries(list, &resp.Diagnostics)
+	state.Skipped = setFromEntries(stillSkipped, &resp.Diagnostics)
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -424,6 +596,18 @@ func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource
 		return
 	}
 	hash := state.CollectionHash.ValueString()
+	if next, _ := req.Private.GetKey(ctx, replacingKey); next != nil {
+		var replacing string
+		if json.Unmarshal(next, &replacing) == nil && replacing == hash {
+			tflog.Info(ctx, "replacement on the same collection: its list is left for the new object to set in one call, "+
+				"never emptied in between", map[string]any{"collection_hash": hash})
+			return
+		}
+	}
+	if listWrittenThisRun(r.client, hash) {
+		tflog.Info(ctx, "this run already set the collection's list for another object: not emptied", map[string]any{"collection_hash": hash})
+		return
+	}
 	_, err := r.setPermissions(ctx, hash, []apiclient.Permission{})
 	switch {
 	case err == nil, apiclient.IsCollectionNotFound(err):

@@ -3,13 +3,19 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -146,14 +152,14 @@ func TestAccCollectionPermissions_lifecycle(t *testing.T) {
 				},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Support"}),
-					checkNotified(emu, hash, "ben@example.com", "chloe@example.com"),
+					checkNotified(emu, "ben@example.com", "chloe@example.com"),
 				),
 			},
 			{
 				// Changing only notify_via_email sends nothing, so nobody is
 				// emailed again.
 				Config: permissionsConfig(emu, hash, "notify_via_email = false", `{ type = "teammate", group = "Support" }`),
-				Check:  checkNotified(emu, hash, "ben@example.com", "chloe@example.com"),
+				Check:  checkNotified(emu, "ben@example.com", "chloe@example.com"),
 			},
 			{
 				// otp: every entry one type; a change of type replaces the list.
@@ -203,7 +209,7 @@ func TestAccCollectionPermissions_lostAnswer(t *testing.T) {
 				Config:    permissionsConfig(emu, hash, "notify_via_email = true", support),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Support"}),
-					checkNotified(emu, hash, "ben@example.com", "chloe@example.com"),
+					checkNotified(emu, "ben@example.com", "chloe@example.com"),
 					func(*terraform.State) error {
 						if got := emu.Emulator.Requests()[apiclient.ActionSetPermissions]; got["fault"] != 1 || len(got) != 1 {
 							return fmt.Errorf("setPermissions counters %v, want one send whose answer was lost", got)
@@ -248,14 +254,13 @@ func setOutside(t *testing.T, api *apiclient.Client, hash string, perms ...apicl
 	}
 }
 
-// checkNotified checks who the service emailed about hash, in any order.
-func checkNotified(emu *testEmulator, hash string, want ...string) resource.TestCheckFunc {
+// checkNotified checks who the service emailed, in any order: each test
+// has its own emulator, and sets one collection's list.
+func checkNotified(emu *testEmulator, want ...string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		var got []string
 		for _, n := range emu.Emulator.Notifications() {
-			if n.CollectionHash == hash {
-				got = append(got, n.Email)
-			}
+			got = append(got, n.Email)
 		}
 		slices.Sort(got)
 		slices.Sort(want)
@@ -334,19 +339,37 @@ func TestAccCollectionPermissions_emailForms(t *testing.T) {
 
 // An address the service refuses is shown with the service's own message on
 // the entry it names. The refusal is the emulator's reading of "bad email
-// format" (README, "Where the spec is silent, the emulator …": an address
-// without "@" is refused); the provider itself only warns.
+// format" (README, "Where the spec is silent, the emulator …": a domain
+// without a dot is refused); the provider itself only warns.
 func TestAccCollectionPermissions_serviceRefusesEmail(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{{
-			Config:      permissionsConfig(emu, "col-private", "", `{ type = "otp", email = "not-an-address" }`),
+			Config:      permissionsConfig(emu, "col-private", "", `{ type = "otp", email = "ana@example" }`),
 			ExpectError: msgRe("Error Setting Collection Permissions", "Invalid email at index 0", "code 40"),
 		}},
 	})
 }
 
+// Issue 17: an e-mail with no "@" at all is refused at plan, on the entry's
+// email, before any call (it used to be warned and refused mid-apply).
+func TestAccCollectionPermissions_emailWithoutAt(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
+		Steps: []resource.TestStep{{
+			Config: permissionsConfig(emu, "col-private", "", `{ type = "otp", email = "not-an-email" }`),
+			ExpectError: msgRe("Error: Invalid Permission", "with flipbook_collection_permissions.test",
+				`permissions = [{ type = "otp", email = "not-an-email" }]`, `"not-an-email" is not an email address: it has no "@"`),
+		}},
+	})
+	expectNoAPICalls(t, emu)
+}
+
+// Entries skipped on an update: the apply succeeds, the state keeps them in
+// permissions and lists them in skipped_permissions, and removing them from
+// the configuration, the saved list already matching, sends nothing.
 func TestAccCollectionPermissions_skippedEntries(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	api := emu.apiClient(t)
@@ -356,32 +379,62 @@ func TestAccCollectionPermissions_skippedEntries(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
-			{Config: permissionsConfig(emu, hash, "", sales)},
+			{Config: permissionsConfig(emu, hash, "", sales), Check: checkSetCalls(emu, 1)},
 			{
 				// eve has not accepted her invitation and there is no group
 				// Nope: the service saves only Sales and says nothing.
 				Config: permissionsConfig(emu, hash, "", sales, `{ type = "teammate", email = "eve@example.com" }`,
 					`{ type = "teammate", group = "Nope" }`),
-				ExpectError: regexp.MustCompile(`(?s)Access List Entries Skipped.*skipped 2.*` +
-					`(email = "eve@example.com"[^\n]*accepted reader.*group = "Nope"[^\n]*no group|` +
-					`group = "Nope"[^\n]*no group.*email = "eve@example.com"[^\n]*accepted reader)`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skipped_permissions"), knownvalue.SetExact([]knownvalue.Check{
+						permissionValue("teammate", "eve@example.com", ""),
+						permissionValue("teammate", "", "Nope"),
+					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetSizeExact(3)),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
+					checkSetCalls(emu, 2)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
 			},
 			{
-				// The state recorded what was saved: the list that names only
-				// Sales is no change.
+				// The list that names only Sales is what the collection
+				// holds: an update of the state, and no call sends a list.
 				Config: permissionsConfig(emu, hash, "", sales),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("permissions"), knownvalue.SetExact([]knownvalue.Check{
 						permissionValue("teammate", "", "Sales"),
 					})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skipped_permissions"), knownvalue.SetExact([]knownvalue.Check{})),
 				},
-				Check: checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
+					checkSetCalls(emu, 2)),
 			},
 		},
 	})
+}
+
+// checkSetCalls checks how many collection.setPermissions calls the
+// emulator answered, whatever the answer.
+func checkSetCalls(emu *testEmulator, want int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got := 0
+		for _, n := range emu.Emulator.Requests()[apiclient.ActionSetPermissions] {
+			got += n
+		}
+		if got != want {
+			return fmt.Errorf("collection.setPermissions was called %d times, want %d (%v)", got, want,
+				emu.Emulator.Requests()[apiclient.ActionSetPermissions])
+		}
+		return nil
+	}
 }
 
 func TestAccCollectionPermissions_notEligible(t *testing.T) {
@@ -431,27 +484,150 @@ func TestAccCollectionPermissions_ssoNotEnabled(t *testing.T) {
 	})
 }
 
-// Entries skipped on create are an error too; the object is then tainted,
-// as after any failed create, and the next apply replaces it.
+// Issue 17, situation 4: an entry skipped when the access list is created
+// never taints. Removing it from the configuration, the saved list already
+// matching, is an update that sends nothing; a replacement of the list of
+// the same collection (a taint, as an older provider version left after a
+// skipped entry, or -replace, which plans the same way) never sends an
+// empty list, with or without create_before_destroy.
 func TestAccCollectionPermissions_skippedOnCreate(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	api := emu.apiClient(t)
 	const hash = "col-private"
 	addr := "flipbook_collection_permissions.test"
 	sales := `{ type = "teammate", group = "Sales" }`
+	eve := `{ type = "teammate", email = "eve@example.com" }`
+	notify := "notify_via_email = true"
+	salesOnly := checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"})
+	// ana and ben are Sales's accepted readers; eve has not accepted.
+	salesNotified := checkNotified(emu, "ana@example.com", "ben@example.com")
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
+		CheckDestroy:             checkServicePermissions(api, hash),
 		Steps: []resource.TestStep{
 			{
-				Config:      permissionsConfig(emu, hash, "", sales, `{ type = "teammate", group = "Nope" }`),
-				ExpectError: msgRe("Access List Entries Skipped", "skipped 1", `group = "Nope"`, "no group"),
+				Config: permissionsConfig(emu, hash, notify, sales, eve),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skipped_permissions"), knownvalue.SetExact([]knownvalue.Check{
+						permissionValue("teammate", "eve@example.com", ""),
+					})),
+				},
+				// Not tainted: the next plan is empty, not a replacement.
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(salesOnly, salesNotified, checkSetCalls(emu, 1)),
 			},
 			{
+				Config: permissionsConfig(emu, hash, notify, sales),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(salesOnly, salesNotified, checkSetCalls(emu, 1)),
+			},
+			{
+				// Replaced with notify_via_email: the saved list is already
+				// the planned one, so nothing is sent, emptied or e-mailed.
+				Taint:  []string{addr},
+				Config: permissionsConfig(emu, hash, notify, sales),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(salesOnly, salesNotified, checkSetCalls(emu, 1)),
+			},
+			{
+				// Without notification the list is sent once, as it is:
+				// one call, so no empty one before it.
+				Taint:  []string{addr},
 				Config: permissionsConfig(emu, hash, "", sales),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
-				Check: checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
+				Check: resource.ComposeAggregateTestCheckFunc(salesOnly, salesNotified, checkSetCalls(emu, 2)),
+			},
+			{
+				// create_before_destroy: the new object sets the list, and
+				// the old one's destroy leaves it alone.
+				Taint:  []string{addr},
+				Config: permissionsConfig(emu, hash, "lifecycle {\n create_before_destroy = true\n }", sales),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreateBeforeDestroy)},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(salesOnly, salesNotified, checkSetCalls(emu, 3)),
+			},
+		},
+	})
+}
+
+// Issue 17, situation 3: notify_via_email and an entry the service skips.
+// One apply sends the list and e-mails the readers it grants; later plans
+// are empty and later applies send nothing and e-mail nobody (the
+// notifications stay at 2, where they went 2, 4, 6). The skipped entry stays
+// visible in skipped_permissions, and the postcondition the warning advises
+// fails the run while it is skipped. A drift of the saved list is put back.
+func TestAccCollectionPermissions_skippedConverges(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	const hash = "col-private"
+	addr := "flipbook_collection_permissions.test"
+	support := `{ type = "teammate", group = "Support" }`
+	eve := `{ type = "teammate", email = "eve@example.com" }`
+	cfg := permissionsConfig(emu, hash, "notify_via_email = true", support, eve)
+	supportOnly := checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Support"})
+	// The postcondition exactly as the warning and the docs give it.
+	withPostcondition := permissionsConfig(emu, hash, `notify_via_email = true
+  lifecycle {
+    postcondition {
+      condition     = length(self.skipped_permissions) == 0
+      error_message = "Access list entries were skipped."
+    }
+  }`, support, eve)
+	step := func(notified ...string) resource.TestStep {
+		return resource.TestStep{
+			Config: cfg,
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(supportOnly, checkSetCalls(emu, 1), checkNotified(emu, notified...)),
+		}
+	}
+	resource.ParallelTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProviderFactories(t),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skipped_permissions"), knownvalue.SetExact([]knownvalue.Check{
+						permissionValue("teammate", "eve@example.com", ""),
+					})),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(supportOnly, checkSetCalls(emu, 1),
+					checkNotified(emu, "ben@example.com", "chloe@example.com")),
+			},
+			step("ben@example.com", "chloe@example.com"),
+			step("ben@example.com", "chloe@example.com"),
+			{
+				Config:      withPostcondition,
+				ExpectError: msgRe("Resource postcondition failed", "Access list entries were skipped."),
+			},
+			{
+				// The resource page's example, its lifecycle block as shown.
+				Config:      permissionsConfig(emu, hash, "notify_via_email = true\n"+exampleLifecycle(t), support, eve),
+				ExpectError: msgRe("Resource postcondition failed", "The service skipped access list entries:", "eve@example.com"),
+			},
+			{
+				// Drift: Support removed in the web application. The apply
+				// puts it back, and its readers, who lost access, are told.
+				PreConfig: func() { setOutside(t, api, hash, apiclient.Permission{Type: "teammate", Email: "dan@example.com"}) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(supportOnly, checkSetCalls(emu, 3),
+					checkNotified(emu, "ben@example.com", "chloe@example.com", "ben@example.com", "chloe@example.com")),
 			},
 		},
 	})
@@ -605,21 +781,26 @@ func TestCollectionPermissionsDelete(t *testing.T) {
 
 // Spec, collection.setPermissions rule 6: "When all entries are skipped,
 // nothing is saved and `permissions` is an empty array". The collection keeps
-// the list it had; the provider reads it back so the state holds it too.
+// the list it had: the apply fails and says so (the provider never empties a
+// list for you), the state holds the list really kept, and the error's
+// advice, permissions = [], removes every row. On a collection with no list,
+// nothing is kept: the skipped entries are a warning like any other.
 func TestAccCollectionPermissions_allSkippedKeepsList(t *testing.T) {
 	emu := newTestEmulator(t, nil)
 	api := emu.apiClient(t)
 	const hash = "col-private"
 	addr := "flipbook_collection_permissions.test"
 	sales := `{ type = "teammate", group = "Sales" }`
+	nope := `{ type = "teammate", group = "Nope" }`
 	resource.ParallelTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProviderFactories(t),
 		Steps: []resource.TestStep{
 			{Config: permissionsConfig(emu, hash, "", sales)},
 			{
-				Config:      permissionsConfig(emu, hash, "", `{ type = "teammate", group = "Nope" }`),
-				ExpectError: msgRe("Access List Entries Skipped", "skipped all 1", "keeps", `group = "Nope"`),
-				Check:       checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
+				Config: permissionsConfig(emu, hash, "", nope),
+				ExpectError: msgRe("Every Access List Entry Skipped", "skipped all 1", "col-private keeps the list it had",
+					`group = "Nope"`, "write permissions = [] to remove every private access row"),
+				Check: checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
 			},
 			{
 				Config: permissionsConfig(emu, hash, "", sales),
@@ -633,6 +814,100 @@ func TestAccCollectionPermissions_allSkippedKeepsList(t *testing.T) {
 				},
 				Check: checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Sales"}),
 			},
+			{
+				Config: permissionsConfig(emu, hash, ""),
+				Check:  checkServicePermissions(api, hash),
+			},
+			{
+				// Nothing to keep: the list the service holds (none) is the
+				// configured one less the skipped entry.
+				Config: permissionsConfig(emu, hash, "", nope),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("skipped_permissions"), knownvalue.SetExact([]knownvalue.Check{
+						permissionValue("teammate", "", "Nope"),
+					})),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: checkServicePermissions(api, hash),
+			},
 		},
 	})
+}
+
+// exampleLifecycle is the lifecycle block of the resource page's example of
+// a run that fails on skipped entries, as the page shows it.
+func exampleLifecycle(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../examples/resources/flipbook_collection_permissions/fail-on-skipped.tf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(b), "  lifecycle {")
+	if !ok {
+		t.Fatal("the example has no lifecycle block")
+	}
+	block = strings.TrimSuffix(strings.TrimRight(block, " \n"), "}")
+	return "lifecycle {" + block
+}
+
+// The contract with the move of a published collection (issue 17, item 1):
+// an update whose planned collection_hash differs from the state's targets
+// the planned collection. Its saved list is read; a list that is already the
+// planned one is not sent, and otherwise only the entries it lacks are
+// notified.
+func TestCollectionPermissionsUpdateTargetsPlannedHash(t *testing.T) {
+	emu := newTestEmulator(t, nil)
+	api := emu.apiClient(t)
+	const target = "col-private"
+	if _, err := api.SetPermissions(t.Context(), target, []apiclient.Permission{{Type: "teammate", Group: "Sales"}}); err != nil {
+		t.Fatal(err)
+	}
+	r := newCollectionPermissionsResource()
+	empty := configuredResource(t, r, emu)
+	model := func(hash string, entries ...permissionEntry) tfsdk.State {
+		s := attachedState(t, tfsdk.State{Schema: empty.Schema, Raw: empty.Raw.Copy()}, []string{"id", "collection_hash"}, "", hash)
+		var diags diag.Diagnostics
+		for name, v := range map[string]attr.Value{
+			"notify_via_email":    types.BoolValue(true),
+			"permissions":         setFromEntries(entries, &diags),
+			"skipped_permissions": emptyPermissionsSet(),
+		} {
+			diags.Append(s.SetAttribute(t.Context(), path.Root(name), v)...)
+		}
+		if diags.HasError() {
+			t.Fatal(diags)
+		}
+		return s
+	}
+	sales, support := permEntry("teammate", "", "Sales"), permEntry("teammate", "", "Support")
+	update := func(plan tfsdk.State) {
+		t.Helper()
+		resp := fwresource.UpdateResponse{State: tfsdk.State{Schema: plan.Schema, Raw: plan.Raw.Copy()}}
+		r.Update(t.Context(), fwresource.UpdateRequest{Plan: tfsdk.Plan(plan), State: model("col-temporary", sales)}, &resp)
+		if resp.Diagnostics.HasError() {
+			t.Fatal(resp.Diagnostics)
+		}
+		var got types.String
+		resp.State.GetAttribute(t.Context(), path.Root("collection_hash"), &got)
+		if got.ValueString() != target {
+			t.Errorf("state names %s, want the planned %s", got, target)
+		}
+	}
+	update(model(target, sales))
+	if err := checkSetCalls(emu, 1)(nil); err != nil { // the call that set it up
+		t.Errorf("the planned list was already saved: %v", err)
+	}
+	if err := checkNotified(emu)(nil); err != nil {
+		t.Error(err)
+	}
+	update(model(target, sales, support))
+	if err := checkSetCalls(emu, 2)(nil); err != nil {
+		t.Error(err)
+	}
+	// Support's readers; Sales was on the list and is not e-mailed again.
+	if err := checkNotified(emu, "ben@example.com", "chloe@example.com")(nil); err != nil {
+		t.Error(err)
+	}
 }
