@@ -13,6 +13,7 @@ var (
 	ErrDeletedCollection = errors.New("emulator: collection is deleted")
 	ErrProcessing        = errors.New("emulator: collection is still generating")
 	ErrInvalidStatus     = errors.New("emulator: unknown collection status")
+	ErrEmptyTitle        = errors.New("emulator: title is required")
 )
 
 // CollectionView is a collection as the control endpoints show it.
@@ -116,6 +117,19 @@ func (e *Emulator) SetAccess(hash string, private, password *bool, status *strin
 		return fmt.Errorf("%w %q (want public, editable, unlisted or published)", ErrInvalidStatus, *status)
 	}
 	if err := e.store.setAccess(hash, private, password, status, e.now().UTC()); err != nil {
+		return err
+	}
+	e.persist()
+	return nil
+}
+
+// Rename changes a collection's title as the web editor would:
+// collection.getCollection then reports the new collectionTitle.
+func (e *Emulator) Rename(hash, title string) error {
+	if title == "" {
+		return ErrEmptyTitle
+	}
+	if err := e.store.rename(hash, title); err != nil {
 		return err
 	}
 	e.persist()

@@ -250,3 +250,53 @@ func TestControlShapes(t *testing.T) {
 		t.Fatalf("notification keys %v", k)
 	}
 }
+
+// Renaming in the web editor is stood in for by the rename endpoint: the
+// API's collectionTitle follows it, other fields and the items do not move.
+func TestControlRename(t *testing.T) {
+	srv, c := startTest(t, nil)
+	ctl := srv.URL + "/_emulator/collections/"
+	var before map[string]any
+	c.get(get("collection.getCollection", "pub-private-1")).into(t, &before)
+	if before["collectionTitle"] == "Renamed in the editor" {
+		t.Fatal("fixture already has the new title")
+	}
+
+	var v CollectionView
+	if code := controlDo(t, "POST", ctl+"pub-private-1/rename", `{"title":"Renamed in the editor"}`, &v); code != 200 || v.Title != "Renamed in the editor" {
+		t.Fatalf("rename: HTTP %d %+v", code, v)
+	}
+	var after map[string]any
+	c.get(get("collection.getCollection", "pub-private-1")).into(t, &after)
+	if after["collectionTitle"] != "Renamed in the editor" {
+		t.Fatalf("collectionTitle after rename: %v", after["collectionTitle"])
+	}
+	if after["collectionHash"] != before["collectionHash"] || after["collectionStatus"] != before["collectionStatus"] {
+		t.Fatalf("rename moved more than the title: %v -> %v", before, after)
+	}
+	items := after["collectionItems"].([]any)
+	if title := items[0].(map[string]any)["flipbookTitle"]; title == "Renamed in the editor" {
+		t.Fatalf("item title followed the collection's: %v", title)
+	}
+
+	for _, tc := range []struct {
+		hash, body string
+		status     int
+	}{
+		{"pub-private-1", `{}`, 400},
+		{"pub-private-1", `{"title":""}`, 400},
+		{"pub-private-1", `{"titel":"x"}`, 400},
+		{"never", `{"title":"x"}`, 404},
+	} {
+		var e ControlError
+		if code := controlDo(t, "POST", ctl+tc.hash+"/rename", tc.body, &e); code != tc.status || e.Error == "" {
+			t.Errorf("rename %s %s: HTTP %d %q, want %d", tc.hash, tc.body, code, e.Error, tc.status)
+		}
+	}
+	if err := srv.Emulator.Delete("pub-private-1"); err != nil {
+		t.Fatal(err)
+	}
+	if code := controlDo(t, "POST", ctl+"pub-private-1/rename", `{"title":"x"}`, nil); code != 409 {
+		t.Fatalf("rename of a deleted collection: HTTP %d, want 409", code)
+	}
+}

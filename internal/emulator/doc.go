@@ -236,6 +236,7 @@
 //	POST   /_emulator/collections/{hash}/publish new final hash: {"collectionHash": "..."}; the old one is 46;
 //	                                             an editable collection becomes unlisted (409 while generating)
 //	POST   /_emulator/collections/{hash}/access  {"private": bool, "password": bool, "status": "..."}, any subset
+//	POST   /_emulator/collections/{hash}/rename  {"title": "..."}: renamed as in the web editor
 //	DELETE /_emulator/collections/{hash}         the API answers 43 from then on
 //	GET    /_emulator/requests                   {"byAction": {action: {"20": n, "31": m, "fault": k}}}
 //	DELETE /_emulator/requests                   zeroes the counters

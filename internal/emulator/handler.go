@@ -27,6 +27,10 @@ type (
 		Password *bool   `json:"password"`
 		Status   *string `json:"status"`
 	}
+	// Rename is the body of POST /_emulator/collections/{hash}/rename.
+	Rename struct {
+		Title *string `json:"title"`
+	}
 	// RequestCounts answers GET /_emulator/requests.
 	RequestCounts struct {
 		ByAction map[string]map[string]int `json:"byAction"`
@@ -58,6 +62,7 @@ func (e *Emulator) Handler() http.Handler {
 	mux.HandleFunc("GET /_emulator/collections/{hash}", e.getCollection)
 	mux.HandleFunc("POST /_emulator/collections/{hash}/publish", e.postPublish)
 	mux.HandleFunc("POST /_emulator/collections/{hash}/access", e.postAccess)
+	mux.HandleFunc("POST /_emulator/collections/{hash}/rename", e.postRename)
 	mux.HandleFunc("DELETE /_emulator/collections/{hash}", e.deleteCollection)
 	mux.HandleFunc("GET /_emulator/requests", e.getRequests)
 	mux.HandleFunc("DELETE /_emulator/requests", e.deleteRequests)
@@ -103,6 +108,23 @@ func (e *Emulator) postAccess(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := e.SetAccess(r.PathValue("hash"), body.Private, body.Password, body.Status); err != nil {
+		controlError(w, err)
+		return
+	}
+	v, _ := e.Collection(r.PathValue("hash"))
+	writeJSON(w, http.StatusOK, v)
+}
+
+func (e *Emulator) postRename(w http.ResponseWriter, r *http.Request) {
+	var body Rename
+	if !readJSON(w, r, &body) {
+		return
+	}
+	if body.Title == nil {
+		writeJSON(w, http.StatusBadRequest, ControlError{Error: "title is required"})
+		return
+	}
+	if err := e.Rename(r.PathValue("hash"), *body.Title); err != nil {
 		controlError(w, err)
 		return
 	}

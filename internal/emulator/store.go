@@ -449,6 +449,23 @@ func (s *store) setAccess(hash string, private, password *bool, status *string, 
 	return nil
 }
 
+// rename gives a collection a new title, as renaming it in the web editor
+// does.
+func (s *store) rename(hash, title string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.cols[hash]
+	switch {
+	case c == nil:
+		return ErrUnknownCollection
+	case c.Deleted:
+		return ErrDeletedCollection
+	}
+	c.Title = title
+	s.changed()
+	return nil
+}
+
 // markDeleted deletes a collection as the web application would.
 func (s *store) markDeleted(hash string) error {
 	s.mu.Lock()
