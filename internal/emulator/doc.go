@@ -97,7 +97,8 @@
 // it was first created with) and answer {collectionHash} at once. The state
 // is computed on read from the creation time, with no goroutine per job:
 // for generation.delayMs the collection shows collectionStatus and
-// flipbookStatus "processing", collectionPageCount 0 and no items; then
+// flipbookStatus "processing", collectionPageCount 0 and its single item
+// PROCESSING with 0 pages; then
 // collectionStatus generation.resultStatus (default "unlisted"), private as
 // generation.private (default true), flipbookStatus "complete", one item
 // (pdf, COMPLETE, the generated page count). publishDate is the end of the
@@ -182,8 +183,9 @@
 // (relaxed validation); anything else, or an unreadable PDF, is 45; more
 // than limits.maxPages (default 500) pages is 35. The new item is appended
 // with convertStatus PROCESSING for generation.conversionDelayMs (default
-// 500) and then COMPLETE; title defaults to the file name without extension
-// and description to "Converted from <name>.pdf".
+// 500) and then COMPLETE; title defaults to the PDF's information Title,
+// else the file name without extension, and description to its Subject,
+// else "Converted from <name>.pdf". Only the part named file is the file.
 //
 // deleteBackgroundImage (GET) records that the collection has no
 // background image and answers the collection with backgroundColor

@@ -207,7 +207,8 @@ func (c *collection) convertStatus(it *item, now time.Time) string {
 	return "COMPLETE"
 }
 
-// visibleItems are the items the API shows: none while generating.
+// visibleItems are the items whose pages count (and the player draws):
+// none while generating.
 func (c *collection) visibleItems(now time.Time) []*item {
 	if c.processing(now) {
 		return nil

@@ -113,8 +113,10 @@ func fmtDate(t time.Time) string {
 // drawn from a copy the store handed out. base is the emulator's own
 // address, "http://host".
 func (e *Emulator) renderCollection(c *collection, now time.Time, base string) obj {
+	// "a single item for API-created collections": the item is listed
+	// while it generates too, PROCESSING and without pages yet.
 	items := []obj{}
-	for _, it := range c.visibleItems(now) {
+	for _, it := range c.Items {
 		items = append(items, e.renderItem(c, it, now))
 	}
 	first := 0
@@ -144,7 +146,7 @@ func (e *Emulator) renderCollection(c *collection, now time.Time, base string) o
 
 func (e *Emulator) renderItem(c *collection, it *item, now time.Time) obj {
 	pages := it.PageCount
-	if c.GenFailed {
+	if c.GenFailed || c.processing(now) {
 		pages = 0
 	}
 	return obj{
