@@ -60,8 +60,8 @@ func (c *call) generate(kind string, sections func(string, engine.Library) (engi
 		Kind:          kind,
 		Title:         title,
 		Description:   desc,
-		Status:        e.resultStatus,
-		Private:       e.genPrivate,
+		Status:        e.w().resultStatus,
+		Private:       e.w().genPrivate,
 		Sections:      raw,
 		CreatedAt:     now,
 		ReadyAt:       now.Add(delay),
@@ -311,7 +311,7 @@ func settingValue(col *collection, name string) any {
 // open); one whose generation failed has a FAILED package.
 func (c *call) downloadHTML() reply {
 	e := c.e
-	status, token, code := e.store.requestPackage(c.key(), c.q.get("collectionHash"), e.now(), e.pkgDelay, c.failPkg)
+	status, token, code := e.store.requestPackage(c.key(), c.q.get("collectionHash"), e.now(), e.w().pkgDelay, c.failPkg)
 	switch {
 	case code != 0:
 		return fail(code)

@@ -345,14 +345,14 @@ func (e *Emulator) count(action, outcome string) {
 }
 
 func (e *Emulator) maxUploadBytes() int64 {
-	if n := e.fx.Limits.MaxUploadBytes; n > 0 {
+	if n := e.w().fx.Limits.MaxUploadBytes; n > 0 {
 		return n
 	}
 	return defaultMaxUploadBytes
 }
 
 func (e *Emulator) maxPages() int {
-	if n := e.fx.Limits.MaxPages; n > 0 {
+	if n := e.w().fx.Limits.MaxPages; n > 0 {
 		return n
 	}
 	return defaultMaxPages

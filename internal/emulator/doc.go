@@ -233,6 +233,8 @@
 // No authentication, JSON in and out:
 //
 //	GET    /_emulator/health                     {"status": "ok"} once the API answers
+//	POST   /_emulator/reset                      the world the fixture made at start, faults off
+//	PUT    /_emulator/fixture                    a new world from the fixture in the body (400 when bad)
 //	GET    /_emulator/collections                every collection (deleted ones with "deleted": true)
 //	GET    /_emulator/collections/{hash}         one collection
 //	POST   /_emulator/collections/{hash}/publish new final hash: {"collectionHash": "..."}; the old one is 46;

@@ -1,10 +1,12 @@
 package emulator
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -49,22 +51,39 @@ type Options struct {
 type Emulator struct {
 	now   func() time.Time
 	logf  func(string, ...any)
-	fx    *Fixture
 	state string // state file path
 	// drainBytes bounds how much of an oversized upload is read and
 	// discarded (tests lower it before serving).
 	drainBytes int64
-	// Fixed by New.
+	// genOverride is Options.GenerationDelay, which outlives a reset or a
+	// new fixture; seed is Options.FaultSeed.
+	genOverride *time.Duration
+	seed        uint64
+
+	// cur is what the fixture fixed; a reset or a new fixture swaps it
+	// together with the store's contents.
+	cur atomic.Pointer[world]
+
+	store *store
+
+	// worldMu orders whole-world changes (reset, a new fixture).
+	worldMu   sync.Mutex
+	persistMu sync.Mutex
+	written   uint64
+}
+
+// world is what a fixture fixes for the emulator's lifetime, or until a
+// reset or a new fixture: read without locks through Emulator.w.
+type world struct {
+	fx           *Fixture
 	convDelay    time.Duration
 	pkgDelay     time.Duration
 	resultStatus string
 	genPrivate   bool
-
-	store *store
-
-	persistMu sync.Mutex
-	written   uint64
 }
+
+// w is the current world.
+func (e *Emulator) w() *world { return e.cur.Load() }
 
 // New builds an Emulator from opts.
 func New(opts Options) (*Emulator, error) {
@@ -74,12 +93,16 @@ func New(opts Options) (*Emulator, error) {
 	} else if err := fx.check(); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
+	if opts.GenerationDelay != nil && *opts.GenerationDelay < 0 {
+		return nil, errors.New("generation delay must not be negative")
+	}
 	e := &Emulator{
-		now:        opts.Now,
-		logf:       opts.Logf,
-		fx:         fx,
-		state:      opts.StateFile,
-		drainBytes: defaultDrainBytes,
+		now:         opts.Now,
+		logf:        opts.Logf,
+		state:       opts.StateFile,
+		drainBytes:  defaultDrainBytes,
+		genOverride: opts.GenerationDelay,
+		seed:        opts.FaultSeed,
 	}
 	if e.now == nil {
 		e.now = time.Now
@@ -87,28 +110,40 @@ func New(opts Options) (*Emulator, error) {
 	if e.logf == nil {
 		e.logf = func(string, ...any) {}
 	}
-	g := fx.Generation
-	genDelay := msOr(g.DelayMs, defaultGenerationDelay)
-	if opts.GenerationDelay != nil {
-		if *opts.GenerationDelay < 0 {
-			return nil, errors.New("generation delay must not be negative")
+	w, st := e.build(fx, true)
+	e.cur.Store(w)
+	e.store = st
+	if e.state != "" {
+		if err := e.loadState(); err != nil {
+			return nil, err
 		}
-		genDelay = *opts.GenerationDelay
 	}
-	e.convDelay = msOr(g.ConversionDelayMs, defaultConversionDelay)
-	e.pkgDelay = msOr(g.PackageDelayMs, defaultPackageDelay)
-	e.resultStatus = g.ResultStatus
-	if e.resultStatus == "" {
-		e.resultStatus = defaultResultStatus
-	}
-	e.genPrivate = g.Private == nil || *g.Private
+	return e, nil
+}
 
-	seed := opts.FaultSeed
-	faults := faultConfig{slow: defaultSlow}
+// build makes the world and a fresh store from a checked fixture; with
+// faults false the fixture's fault settings are left off (a reset).
+func (e *Emulator) build(fx *Fixture, faults bool) (*world, *store) {
+	g := fx.Generation
+	w := &world{
+		fx:           fx,
+		convDelay:    msOr(g.ConversionDelayMs, defaultConversionDelay),
+		pkgDelay:     msOr(g.PackageDelayMs, defaultPackageDelay),
+		resultStatus: cmp.Or(g.ResultStatus, defaultResultStatus),
+		genPrivate:   g.Private == nil || *g.Private,
+	}
+	genDelay := msOr(g.DelayMs, defaultGenerationDelay)
+	if e.genOverride != nil {
+		genDelay = *e.genOverride
+	}
+	seed := e.seed
+	fc := faultConfig{slow: defaultSlow}
 	if f := fx.Faults; f != nil {
-		faults.rate, faults.kinds = f.Rate, append([]string(nil), f.Kinds...)
+		if faults {
+			fc.rate, fc.kinds = f.Rate, append([]string(nil), f.Kinds...)
+		}
 		if f.SlowMs > 0 {
-			faults.slow = time.Duration(f.SlowMs) * time.Millisecond
+			fc.slow = time.Duration(f.SlowMs) * time.Millisecond
 		}
 		if seed == 0 {
 			seed = f.Seed
@@ -117,9 +152,8 @@ func New(opts Options) (*Emulator, error) {
 	if seed == 0 {
 		seed = mrand.Uint64()
 	}
-	faults.seed = seed
-	e.store = newStore(genDelay, faults, mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
-
+	fc.seed = seed
+	st := newStore(genDelay, fc, mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
 	now := e.now().UTC()
 	for i := range fx.Accounts {
 		a := newAccount(&fx.Accounts[i], now)
@@ -127,14 +161,9 @@ func New(opts Options) (*Emulator, error) {
 		for _, cf := range a.fx.Collections {
 			cols = append(cols, fixtureCollection(cf, a.fx.APIKey, now))
 		}
-		e.store.seedAccount(a, cols)
+		st.seedAccount(a, cols)
 	}
-	if e.state != "" {
-		if err := e.loadState(); err != nil {
-			return nil, err
-		}
-	}
-	return e, nil
+	return w, st
 }
 
 func msOr(ms *int64, def time.Duration) time.Duration {

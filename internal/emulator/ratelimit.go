@@ -45,7 +45,8 @@ func (rl *rateLimiter) take(now time.Time, perSecond, perMinute int) int {
 // spent (Limits.RequestsPerSecond and RequestsPerMinute of the fixture; the
 // spec gives no numbers), 0 otherwise.
 func (e *Emulator) takeRate(key string) int {
-	perSec, perMin := e.fx.Limits.RequestsPerSecond, e.fx.Limits.RequestsPerMinute
+	lim := e.w().fx.Limits
+	perSec, perMin := lim.RequestsPerSecond, lim.RequestsPerMinute
 	if perSec == 0 && perMin == 0 {
 		return 0
 	}

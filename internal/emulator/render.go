@@ -86,7 +86,7 @@ func writeXML(b *bytes.Buffer, v any) {
 // scalar renders a settings number or boolean, or flipbookPageCount, as the
 // fixture's stringScalars switch asks.
 func (e *Emulator) scalar(v any) any {
-	if !e.fx.StringScalars {
+	if !e.w().fx.StringScalars {
 		return v
 	}
 	switch x := v.(type) {

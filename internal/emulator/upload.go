@@ -237,14 +237,15 @@ func (c *call) addFlipbook() reply {
 		desc = cmp.Or(info.subject, "Converted from "+name+".pdf")
 	}
 	now := e.now().UTC()
-	it := &item{Hash: newHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(e.convDelay),
+	convDelay := e.w().convDelay
+	it := &item{Hash: newHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(convDelay),
 		Failed: c.failConv}
 	col, code := e.store.addDocument(a, q.get("collectionHash"), now, it)
 	if code != 0 {
 		return fail(code)
 	}
 	status := "PROCESSING"
-	if e.convDelay == 0 {
+	if convDelay == 0 {
 		status = col.convertStatus(col.item(it.Hash), now)
 	}
 	return ok(obj{
