@@ -162,3 +162,22 @@ func (e *Emulator) Notifications() []Notification { return e.store.sentNotificat
 func (e *Emulator) SetGenerationDelay(d time.Duration) {
 	e.store.setGenerationDelay(max(d, 0))
 }
+
+// Accounts lists the API keys of the current fixture, in its order.
+func (e *Emulator) Accounts() []string {
+	var out []string
+	for _, a := range e.w().fx.Accounts {
+		out = append(out, a.APIKey)
+	}
+	return out
+}
+
+// Secret is the secret of an API key of the current fixture.
+func (e *Emulator) Secret(apiKey string) (string, bool) {
+	for _, a := range e.w().fx.Accounts {
+		if a.APIKey == apiKey {
+			return a.Secret, true
+		}
+	}
+	return "", false
+}
