@@ -30,7 +30,8 @@ func TestNewServerServesAndStops(t *testing.T) {
 		}
 	})
 	// Stopped when the test ended; a second Close is harmless.
-	if _, err := http.Get(srv.URL + "/_emulator/health"); err == nil {
+	if resp, err := http.Get(srv.URL + "/_emulator/health"); err == nil {
+		resp.Body.Close()
 		t.Fatal("the server outlived its test")
 	}
 	srv.Close()

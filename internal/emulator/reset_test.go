@@ -189,8 +189,12 @@ func TestControlResetUnderLoad(t *testing.T) {
 					req = c.uploadRequest(srv.UploadURL, get("flipbook.add", "pub-private-1"), filePart{"a.pdf", bytes.NewReader(pdf)})
 				}
 				status, _, b, err := c.fetch(req)
-				if err != nil || status != 200 {
-					errs <- fmt.Errorf("worker %d call %d: HTTP %d %v", w, i, status, err)
+				if err != nil {
+					errs <- fmt.Errorf("worker %d call %d: %w", w, i, err)
+					return
+				}
+				if status != 200 {
+					errs <- fmt.Errorf("worker %d call %d: HTTP %d", w, i, status)
 					return
 				}
 				var env envelope
