@@ -82,7 +82,7 @@ func newTerraform(t *testing.T, env map[string]string) *terraform {
 		}
 	}
 	plugins := t.TempDir()
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(plugins, "terraform-provider-flipbook"), "../../..")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", filepath.Join(plugins, "terraform-provider-flipbook"), "../../..") //nolint:gosec // G204: the test builds this repository
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the provider: %v\n%s", err, out)
 	}
