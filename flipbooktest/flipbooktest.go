@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
+	"github.com/flipbook/terraform-provider-flipbook/internal/flipbooktestbridge"
 )
 
 // Errors of the control helpers; test them with errors.Is.
@@ -61,12 +62,12 @@ const (
 // Option configures NewServer and Start.
 type Option func(*config) error
 
-type config struct {
-	fixture *emulator.Fixture
-	delay   *time.Duration
-	seed    uint64
-	logf    func(string, ...any)
-	now     func() time.Time
+// config is shared with this module's own tests (see
+// internal/flipbooktestbridge), which may serve a fixture built in Go.
+type config = flipbooktestbridge.Config
+
+func init() {
+	flipbooktestbridge.Register(func(s any) *emulator.Server { return s.(*Server).srv })
 }
 
 // WithFixtureFile serves the world of a fixture file (the JSON of the
@@ -75,7 +76,7 @@ type config struct {
 func WithFixtureFile(path string) Option {
 	return func(c *config) error {
 		fx, err := emulator.LoadFixture(path)
-		c.fixture = fx
+		c.Fixture = fx
 		return err
 	}
 }
@@ -85,7 +86,7 @@ func WithFixtureFile(path string) Option {
 func WithFixtureJSON(b []byte) Option {
 	return func(c *config) error {
 		fx, err := emulator.ParseFixtureBody(bytes.NewReader(b))
-		c.fixture = fx
+		c.Fixture = fx
 		return err
 	}
 }
@@ -97,7 +98,7 @@ func WithGenerationDelay(d time.Duration) Option {
 		if d < 0 {
 			return errors.New("flipbooktest: negative generation delay")
 		}
-		c.delay = &d
+		c.Delay = &d
 		return nil
 	}
 }
@@ -105,19 +106,19 @@ func WithGenerationDelay(d time.Duration) Option {
 // WithFaultSeed seeds the fault dice, so that a run under faults meets the
 // same faults every time.
 func WithFaultSeed(seed uint64) Option {
-	return func(c *config) error { c.seed = seed; return nil }
+	return func(c *config) error { c.Seed = seed; return nil }
 }
 
 // WithLog receives one line per API call (t.Logf, for example). The secret
 // never appears in it.
 func WithLog(logf func(format string, args ...any)) Option {
-	return func(c *config) error { c.logf = logf; return nil }
+	return func(c *config) error { c.Logf = logf; return nil }
 }
 
 // WithClock makes the emulator read time from now: generation, conversion
 // and package delays and link lifetimes all follow it.
 func WithClock(now func() time.Time) Option {
-	return func(c *config) error { c.now = now; return nil }
+	return func(c *config) error { c.Now = now; return nil }
 }
 
 // Server is an emulator listening on a loopback port.
@@ -155,7 +156,7 @@ func Start(opts ...Option) (*Server, error) {
 			return nil, err
 		}
 	}
-	e, err := emulator.New(emulator.Options{Fixture: c.fixture, GenerationDelay: c.delay, FaultSeed: c.seed, Logf: c.logf, Now: c.now})
+	e, err := emulator.New(emulator.Options{Fixture: c.Fixture, GenerationDelay: c.Delay, FaultSeed: c.Seed, Logf: c.Logf, Now: c.Now})
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
+	"github.com/flipbook/terraform-provider-flipbook/internal/flipbooktestbridge"
 )
 
 const fixture = `{"generation":{"delayMs":0},"accounts":[
@@ -132,5 +135,21 @@ func TestControlHelpers(t *testing.T) {
 	}
 	if err := srv.ReplaceFixture([]byte(`{"accounts":[]}`)); err == nil || srv.Accounts()[0] != "k3" {
 		t.Fatalf("bad fixture: %v, accounts %v", err, srv.Accounts())
+	}
+}
+
+// This module's own tests serve fixtures built in Go and reach the emulator
+// behind the facade through the bridge.
+func TestBridge(t *testing.T) {
+	fx := emulator.DemoFixture()
+	fx.Accounts = fx.Accounts[:1]
+	fx.Accounts[0].APIKey = "bridged"
+	srv := NewServer(t, flipbooktestbridge.WithFixture(fx))
+	e := flipbooktestbridge.Server(srv)
+	if e == nil || e.BaseURL != srv.BaseURL || srv.Env("")["FLIPBOOK_API_KEY"] != "bridged" {
+		t.Fatalf("bridge: %+v, env %v", e, srv.Env(""))
+	}
+	if _, err := e.Emulator.Publish("draft-1"); err != nil {
+		t.Fatal(err)
 	}
 }
