@@ -153,3 +153,27 @@ func TestBridge(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestHelpersReadBack(t *testing.T) {
+	srv := NewServer(t, WithGenerationDelay(time.Hour))
+	if n := srv.Notifications(); len(n) != 0 {
+		t.Fatalf("notifications at start: %v", n)
+	}
+	srv.Setenv(t, "other-key")
+	if os.Getenv("FLIPBOOK_API_KEY") != "other-key" || os.Getenv("FLIPBOOK_API_SECRET") != "other-secret" || os.Getenv("FLIPBOOK_BASE_URL") != srv.BaseURL {
+		t.Fatalf("Setenv: %q %q", os.Getenv("FLIPBOOK_API_KEY"), os.Getenv("FLIPBOOK_BASE_URL"))
+	}
+	// An API call without credentials is counted under its action and code.
+	resp, err := http.Get(srv.BaseURL + "?action=user.getStats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := srv.Requests()["user.getStats"]["30"]; got != 1 {
+		t.Fatalf("requests %v", srv.Requests())
+	}
+	srv.ResetRequests()
+	if len(srv.Requests()) != 0 {
+		t.Fatalf("requests after ResetRequests %v", srv.Requests())
+	}
+}
