@@ -36,7 +36,7 @@ for arch in $ARCHES; do
   cp -R image/rootfs "$ctx/image/rootfs"
   CGO_ENABLED=0 GOOS=linux GOARCH="$arch" go build -trimpath \
     -ldflags "-s -w -X main.version=$VERSION -X main.commit=$REVISION" \
-    -o "$ctx/flipbook-emulator" ./cmd/flipbook-emulator
+    -o "$ctx/linux/$arch/flipbook-emulator" ./cmd/flipbook-emulator
   tag="localhost/flipbook-emulator:$VERSION-$arch"
   "${bah[@]}" bud --quiet --format docker --platform "linux/$arch" --timestamp "$EPOCH" \
     --build-arg VERSION="$VERSION" --build-arg REVISION="$REVISION" \
