@@ -67,7 +67,12 @@ type Option func(*config) error
 type config = flipbooktestbridge.Config
 
 func init() {
-	flipbooktestbridge.Register(func(s any) *emulator.Server { return s.(*Server).srv })
+	flipbooktestbridge.Register(func(s any) *emulator.Server {
+		if srv, ok := s.(*Server); ok {
+			return srv.srv
+		}
+		return nil
+	})
 }
 
 // WithFixtureFile serves the world of a fixture file (the JSON of the

@@ -182,23 +182,23 @@ func extract(t *testing.T, file, dir string, owners map[string]owner) {
 		p := filepath.Join(dir, name)
 		switch h.Typeflag {
 		case tar.TypeDir:
-			if err := os.MkdirAll(p, 0o755); err != nil {
+			if err := os.MkdirAll(p, 0o750); err != nil {
 				t.Fatal(err)
 			}
 		case tar.TypeReg:
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
 				t.Fatal(err)
 			}
-			w, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, os.FileMode(h.Mode&0o777)|0o200) //nolint:gosec // G304: a path checked to stay inside dir
+			w, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, os.FileMode(h.Mode&0o777)|0o200)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := io.Copy(w, io.LimitReader(tr, 1<<30)); err != nil { //nolint:gosec // G110: the test's own image, bounded
+			if _, err := io.Copy(w, io.LimitReader(tr, 1<<30)); err != nil {
 				t.Fatal(err)
 			}
 			w.Close()
 		case tar.TypeSymlink:
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Dir(p), 0o750); err != nil {
 				t.Fatal(err)
 			}
 			if err := os.Symlink(h.Linkname, p); err != nil {

@@ -18,14 +18,22 @@
 //
 // # Layers
 //
-// The HTTP layer (api.go dispatches calls, actions.go and upload.go answer
-// them, handler.go serves the control endpoints) reads requests and writes
-// answers and never touches state; the store (store.go) is the only code
-// that reads or changes what the emulator remembers, behind methods named
-// for what they do, handing out copies; the engine subpackage holds the
-// spec's pure rules. The state file has its own versioned types
-// (statefile.go). Reset and ReplaceFixture (reset.go) swap a whole new world
-// in under the store's lock.
+// Four packages, each kept by the compiler to its part:
+//
+//   - this package, the HTTP layer (api.go dispatches calls, actions.go and
+//     upload.go answer them, render.go and player.go draw answers,
+//     handler.go and control.go serve the control endpoints), reads
+//     requests and writes answers; it holds no state of its own;
+//   - package store holds what the service remembers and its model, behind
+//     methods that take its lock and hand out copies: its fields are
+//     unexported, so no handler can reach around it. The fixture format and
+//     the state file's types are there too;
+//   - package harness holds what the emulator adds for tests: the fault
+//     dice, rate limiters, request counters and notification e-mails;
+//   - package engine holds the spec's pure rules.
+//
+// Reset and ReplaceFixture (reset.go) swap a whole new store and harness in
+// under the store's lock.
 //
 // New keeps the Fixture it is given: do not change it afterwards
 // (DemoFixture returns a fresh copy on every call).

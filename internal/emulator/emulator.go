@@ -8,6 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/harness"
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
 )
 
 // Defaults where the fixture says nothing.
@@ -18,9 +21,6 @@ const (
 	defaultSlow            = 3 * time.Second
 	defaultMaxUploadBytes  = 100 << 20
 	defaultMaxPages        = 500
-	defaultUploadsPerMonth = 100
-	defaultResultStatus    = "unlisted"
-	packageURLLifetime     = time.Minute
 	dateLayout             = "2006-01-02 15:04:05"
 )
 
@@ -64,7 +64,11 @@ type Emulator struct {
 	// together with the store's contents.
 	cur atomic.Pointer[world]
 
-	store *store
+	// store is what the service would remember; harness what the emulator
+	// adds for tests (faults, rate limits, counters, notifications). The
+	// HTTP layer reaches both only through their methods.
+	store   *store.Store
+	harness *harness.Harness
 
 	// worldMu orders whole-world changes (reset, a new fixture).
 	worldMu   sync.Mutex
@@ -90,7 +94,7 @@ func New(opts Options) (*Emulator, error) {
 	fx := opts.Fixture
 	if fx == nil {
 		fx = DemoFixture()
-	} else if err := fx.check(); err != nil {
+	} else if err := fx.Check(); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
 	if opts.GenerationDelay != nil && *opts.GenerationDelay < 0 {
@@ -110,9 +114,9 @@ func New(opts Options) (*Emulator, error) {
 	if e.logf == nil {
 		e.logf = func(string, ...any) {}
 	}
-	w, st := e.build(fx, true)
+	w, st, h := e.build(fx, true)
 	e.cur.Store(w)
-	e.store = st
+	e.store, e.harness = st, h
 	if e.state != "" {
 		if err := e.loadState(); err != nil {
 			return nil, err
@@ -121,15 +125,16 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
-// build makes the world and a fresh store from a checked fixture; with
-// faults false the fixture's fault settings are left off (a reset).
-func (e *Emulator) build(fx *Fixture, faults bool) (*world, *store) {
+// build makes the world, a fresh store and a fresh harness from a checked
+// fixture; with faults false the fixture's fault settings are left off (a
+// reset).
+func (e *Emulator) build(fx *Fixture, faults bool) (*world, *store.Store, *harness.Harness) {
 	g := fx.Generation
 	w := &world{
 		fx:           fx,
 		convDelay:    msOr(g.ConversionDelayMs, defaultConversionDelay),
 		pkgDelay:     msOr(g.PackageDelayMs, defaultPackageDelay),
-		resultStatus: cmp.Or(g.ResultStatus, defaultResultStatus),
+		resultStatus: cmp.Or(g.ResultStatus, store.DefaultResultStatus),
 		genPrivate:   g.Private == nil || *g.Private,
 	}
 	genDelay := msOr(g.DelayMs, defaultGenerationDelay)
@@ -137,13 +142,14 @@ func (e *Emulator) build(fx *Fixture, faults bool) (*world, *store) {
 		genDelay = *e.genOverride
 	}
 	seed := e.seed
-	fc := faultConfig{slow: defaultSlow}
+	var hf harness.Faults
+	slow := defaultSlow
 	if f := fx.Faults; f != nil {
 		if faults {
-			fc.rate, fc.kinds = f.Rate, append([]string(nil), f.Kinds...)
+			hf = harness.Faults{Rate: f.Rate, Kinds: f.Kinds}
 		}
 		if f.SlowMs > 0 {
-			fc.slow = time.Duration(f.SlowMs) * time.Millisecond
+			slow = time.Duration(f.SlowMs) * time.Millisecond
 		}
 		if seed == 0 {
 			seed = f.Seed
@@ -152,18 +158,7 @@ func (e *Emulator) build(fx *Fixture, faults bool) (*world, *store) {
 	if seed == 0 {
 		seed = mrand.Uint64()
 	}
-	fc.seed = seed
-	st := newStore(genDelay, fc, mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
-	now := e.now().UTC()
-	for i := range fx.Accounts {
-		a := newAccount(&fx.Accounts[i], now)
-		var cols []*collection
-		for _, cf := range a.fx.Collections {
-			cols = append(cols, fixtureCollection(cf, a.fx.APIKey, now))
-		}
-		st.seedAccount(a, cols)
-	}
-	return w, st
+	return w, store.New(fx, e.now(), genDelay), harness.New(hf, slow, seed)
 }
 
 func msOr(ms *int64, def time.Duration) time.Duration {
@@ -171,51 +166,4 @@ func msOr(ms *int64, def time.Duration) time.Duration {
 		return def
 	}
 	return time.Duration(*ms) * time.Millisecond
-}
-
-func fixtureCollection(cf CollectionFixture, apiKey string, now time.Time) *collection {
-	c := &collection{
-		Hash:          cf.CollectionHash,
-		APIKey:        apiKey,
-		Kind:          "fixture",
-		Title:         cf.Title,
-		Description:   cf.Description,
-		Status:        cf.Status,
-		Private:       cf.Private,
-		Password:      cf.Password,
-		Folder:        cf.Folder,
-		CreatedAt:     now,
-		PublishedAt:   now,
-		Settings:      cf.Settings,
-		Background:    cf.BackgroundImage,
-		BackgroundHex: defaultBackground,
-		Stats:         cf.Stats,
-		Permissions:   []permission{},
-	}
-	if c.Status == "" {
-		c.Status = defaultResultStatus
-	}
-	if v, ok := cf.Settings["backgroundColor"].(string); ok {
-		c.BackgroundHex = v
-	}
-	if v, ok := cf.Settings["transparentBackground"].(bool); ok {
-		c.Transparent = v
-	}
-	if c.Status == "editable" {
-		c.PublishedAt = time.Time{}
-	}
-	for _, it := range cf.Items {
-		ext := it.Extension
-		if ext == "" {
-			ext = "pdf"
-		}
-		c.Items = append(c.Items, &item{Hash: it.FlipbookHash, Title: it.Title, Description: it.Description, PageCount: it.PageCount, Extension: ext})
-	}
-	if len(c.Items) == 0 && cf.PageCount > 0 {
-		c.Items = []*item{{Hash: "fb-" + cf.CollectionHash, Title: cf.Title, Description: cf.Description, PageCount: cf.PageCount, Extension: "pdf"}}
-	}
-	for _, p := range cf.Permissions {
-		c.Permissions = append(c.Permissions, permission(p))
-	}
-	return c
 }

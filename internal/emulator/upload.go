@@ -17,6 +17,8 @@ import (
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
 )
 
 var pdfcpuOnce sync.Once
@@ -145,7 +147,7 @@ func imageKind(b []byte) string {
 // deprecated there).
 func (c *call) setLogo() reply {
 	e, q := c.e, c.q
-	if _, code := e.store.collectionOf(c.key(), q.get("collectionHash")); code != 0 {
+	if _, code := e.store.CollectionOf(c.key(), q.get("collectionHash")); code != 0 {
 		return fail(code)
 	}
 	up, bad := c.uploadFile()
@@ -163,7 +165,7 @@ func (c *call) setLogo() reply {
 		u := q.get("logoUrl")
 		logoURL = &u
 	}
-	col, code := e.store.setLogo(c.key(), q.get("collectionHash"), "logo-"+newHash()+"."+kind, logoURL)
+	col, code := e.store.SetLogo(c.key(), q.get("collectionHash"), "logo-"+store.NewHash()+"."+kind, logoURL)
 	if code != 0 {
 		return fail(code)
 	}
@@ -202,7 +204,7 @@ func readPDF(f *os.File) (pdfInfo, error) {
 func (c *call) addFlipbook() reply {
 	e, q := c.e, c.q
 	a := c.acct
-	if code := e.store.checkUpload(a, q.get("collectionHash"), e.now()); code != 0 {
+	if code := e.store.CheckUpload(a, q.get("collectionHash"), e.now()); code != 0 {
 		return fail(code)
 	}
 	up, bad := c.uploadFile()
@@ -238,15 +240,15 @@ func (c *call) addFlipbook() reply {
 	}
 	now := e.now().UTC()
 	convDelay := e.w().convDelay
-	it := &item{Hash: newHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(convDelay),
+	it := &store.Item{Hash: store.NewHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(convDelay),
 		Failed: c.failConv}
-	col, code := e.store.addDocument(a, q.get("collectionHash"), now, it)
+	col, code := e.store.AddDocument(a, q.get("collectionHash"), now, it)
 	if code != 0 {
 		return fail(code)
 	}
 	status := "PROCESSING"
 	if convDelay == 0 {
-		status = col.convertStatus(col.item(it.Hash), now)
+		status = col.ConvertStatus(col.Item(it.Hash), now)
 	}
 	return ok(obj{
 		{"flipbookHash", it.Hash},
