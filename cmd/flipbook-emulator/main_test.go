@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -158,5 +159,46 @@ func writeTestFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// health exits 0 against a running emulator (also when asked at the
+// wildcard address it listens on), 1 when nothing answers or the answer is
+// not {"status": "ok"}, 2 for bad flags.
+func TestHealthSubcommand(t *testing.T) {
+	line, stop := start(t, "-addr", "127.0.0.1:0")
+	hp := strings.TrimSuffix(strings.TrimPrefix(listening.FindStringSubmatch(line)[1], "http://"), "/api/v1/")
+	_, port, _ := strings.Cut(hp, ":")
+	for _, addr := range []string{hp, "0.0.0.0:" + port, ":" + port} {
+		var stderr strings.Builder
+		if code := run(t.Context(), []string{"health", "-addr", addr}, io.Discard, &stderr); code != 0 {
+			t.Errorf("health -addr %s: exit %d: %s", addr, code, stderr.String())
+		}
+	}
+	stop()
+	var stderr strings.Builder
+	if code := run(t.Context(), []string{"health", "-addr", hp}, io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "refused") {
+		t.Errorf("health of a stopped emulator: exit %d: %q", code, stderr.String())
+	}
+
+	// Something else on the port: an answer that is not the emulator's.
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`{"status":"starting"}`))
+	}), ReadHeaderTimeout: time.Second}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(t.Context(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.Serve(ln) }()
+	defer srv.Close()
+	stderr.Reset()
+	if code := run(t.Context(), []string{"health", "-addr", ln.Addr().String()}, io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), `"starting"`) {
+		t.Errorf("health of a wrong answer: exit %d: %q", code, stderr.String())
+	}
+	for _, args := range [][]string{{"health", "-addr", "nope"}, {"health", "extra"}, {"health", "-x"}} {
+		if code := run(t.Context(), args, io.Discard, io.Discard); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
 	}
 }

@@ -10,14 +10,16 @@ import (
 	"strings"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/engine"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
 )
 
 // key is the API key of the call's account.
-func (c *call) key() string { return c.acct.fx.APIKey }
+func (c *call) key() string { return c.acct.Fixture().APIKey }
 
 func (c *call) getCollection() reply {
 	now := c.e.now()
-	col, code := c.e.store.collectionOf(c.key(), c.q.get("collectionHash"))
+	col, code := c.e.store.CollectionOf(c.key(), c.q.get("collectionHash"))
 	if code != 0 {
 		return fail(code)
 	}
@@ -53,25 +55,25 @@ func (c *call) generate(kind string, sections func(string, engine.Library) (engi
 		desc = "Generated catalog"
 	}
 	now := e.now().UTC()
-	delay := e.store.generationDelay()
-	col := &collection{
-		Hash:          newHash(),
-		APIKey:        c.acct.fx.APIKey,
+	delay := e.store.GenerationDelay()
+	col := &store.Collection{
+		Hash:          store.NewHash(),
+		APIKey:        c.acct.Fixture().APIKey,
 		Kind:          kind,
 		Title:         title,
 		Description:   desc,
-		Status:        e.resultStatus,
-		Private:       e.genPrivate,
+		Status:        e.w().resultStatus,
+		Private:       e.w().genPrivate,
 		Sections:      raw,
 		CreatedAt:     now,
 		ReadyAt:       now.Add(delay),
 		PublishedAt:   now.Add(delay),
 		GenFailed:     c.failGen,
 		Background:    true,
-		BackgroundHex: defaultBackground,
-		Permissions:   []permission{},
-		Items: []*item{{
-			Hash: newHash(), Title: title, Description: desc,
+		BackgroundHex: store.DefaultBackground,
+		Permissions:   []store.Permission{},
+		Items: []*store.Item{{
+			Hash: store.NewHash(), Title: title, Description: desc,
 			PageCount: gen.PageCount, Extension: "pdf", ReadyAt: now.Add(delay),
 		}},
 	}
@@ -84,11 +86,11 @@ func (c *call) generate(kind string, sections func(string, engine.Library) (engi
 			col.Layout = [][]string{}
 		}
 	}
-	e.store.addGenerated(c.acct, col, folder)
+	e.store.AddGenerated(c.acct, col, folder)
 	return ok(obj{{"collectionHash", col.Hash}})
 }
 
-func renderPermissions(ps []permission) obj {
+func renderPermissions(ps []store.Permission) obj {
 	list := []obj{}
 	for _, p := range ps {
 		o := obj{{"type", p.Type}}
@@ -104,7 +106,7 @@ func renderPermissions(ps []permission) obj {
 }
 
 func (c *call) getPermissions() reply {
-	ps, code := c.e.store.permissions(c.key(), c.q.get("collectionHash"), c.e.now())
+	ps, code := c.e.store.Permissions(c.key(), c.q.get("collectionHash"), c.e.now())
 	if code != 0 {
 		return fail(code)
 	}
@@ -122,7 +124,7 @@ func (c *call) setPermissions() reply {
 	e := c.e
 	now := e.now().UTC()
 	hash := c.q.get("collectionHash")
-	if code := e.store.checkPermissionTarget(c.key(), hash, now); code != 0 {
+	if code := e.store.CheckPermissionTarget(c.key(), hash, now); code != 0 {
 		return fail(code)
 	}
 	entries, inv := engine.ParsePermissions(c.q.get("permissions"))
@@ -136,30 +138,30 @@ func (c *call) setPermissions() reply {
 		sso = sso || p.Type == engine.TypeSSO
 	}
 	var errs []string
-	if otp && !a.fx.Plan.OTP {
+	if otp && !a.Fixture().Plan.OTP {
 		errs = append(errs, msgOTPPlan)
 	}
-	if sso && !a.fx.Plan.SSO {
+	if sso && !a.Fixture().Plan.SSO {
 		errs = append(errs, msgSSOPlan)
 	}
-	if sso && a.fx.Plan.SSO && !a.fx.SSOEnabled {
+	if sso && a.Fixture().Plan.SSO && !a.Fixture().SSOEnabled {
 		errs = append(errs, msgSSOEnabled)
 	}
 	if len(errs) > 0 {
 		return invalid(engine.ValidationFailed, errs...)
 	}
-	saved := []permission{}
+	saved := []store.Permission{}
 	var sent []Notification
 	for _, p := range entries {
-		recipients, keep := a.resolve(p)
+		recipients, keep := resolve(a, p)
 		if !keep {
 			continue
 		}
-		saved = append(saved, permission{Type: p.Type, Email: p.Email, Group: p.Group})
+		saved = append(saved, store.Permission{Type: p.Type, Email: p.Email, Group: p.Group})
 		if p.NotifyViaEmail {
 			for _, to := range recipients {
 				sent = append(sent, Notification{
-					APIKey: a.fx.APIKey, CollectionHash: hash, Email: to,
+					APIKey: a.Fixture().APIKey, CollectionHash: hash, Email: to,
 					Type: p.Type, Group: p.Group, Time: now,
 				})
 			}
@@ -172,37 +174,38 @@ func (c *call) setPermissions() reply {
 	if len(entries) > 0 && len(saved) == 0 {
 		return ok(renderPermissions(saved))
 	}
-	if code := e.store.replacePermissions(c.key(), hash, now, saved, sent); code != 0 {
+	if code := e.store.ReplacePermissions(c.key(), hash, now, saved); code != 0 {
 		return fail(code)
 	}
+	e.harness.Notify(sent)
 	return ok(renderPermissions(saved))
 }
 
 // resolve says whether an entry is saved (the spec's skip rules) and who a
 // notification for it reaches: accepted readers for teammate entries, the
 // address for otp, nobody for sso (SSO viewers have no address here).
-func (a *account) resolve(p engine.PermissionEntry) (recipients []string, keep bool) {
+func resolve(a *store.Account, p engine.PermissionEntry) (recipients []string, keep bool) {
 	switch p.Type {
 	case engine.TypeTeammate:
 		switch {
 		case p.Email != "":
-			r, found := a.readers[strings.ToLower(p.Email)]
+			r, found := a.Reader(p.Email)
 			if !found || !r.Accepted {
 				return nil, false
 			}
 			return []string{r.Email}, true
 		case p.Group != "":
-			if !a.groups[p.Group] {
+			if !a.HasGroup(p.Group) {
 				return nil, false
 			}
-			for _, r := range a.fx.Readers {
+			for _, r := range a.Fixture().Readers {
 				if r.Accepted && slices.Contains(r.Groups, p.Group) {
 					recipients = append(recipients, r.Email)
 				}
 			}
 			return recipients, true
 		default:
-			for _, r := range a.fx.Readers {
+			for _, r := range a.Fixture().Readers {
 				if r.Accepted {
 					recipients = append(recipients, r.Email)
 				}
@@ -212,7 +215,7 @@ func (a *account) resolve(p engine.PermissionEntry) (recipients []string, keep b
 	case engine.TypeOTP:
 		return []string{p.Email}, true
 	case engine.TypeSSO:
-		if p.Group != "" && !a.ssoGroups[p.Group] {
+		if p.Group != "" && !a.HasSSOGroup(p.Group) {
 			return nil, false
 		}
 		return nil, true
@@ -224,7 +227,7 @@ func (a *account) resolve(p engine.PermissionEntry) (recipients []string, keep b
 // but the player is always served by the emulator over plain http.
 func (c *call) getEmbed() reply {
 	q := c.q
-	col, bad := c.e.store.collectionOf(c.key(), q.get("collectionHash"))
+	col, bad := c.e.store.CollectionOf(c.key(), q.get("collectionHash"))
 	if bad != 0 {
 		return fail(bad)
 	}
@@ -289,7 +292,7 @@ func decimalNumber(s string) bool {
 
 // settingValue is a numeric setting of a collection: the fixture's override
 // or the default.
-func settingValue(col *collection, name string) any {
+func settingValue(col *store.Collection, name string) any {
 	if v, ok := col.Settings[name]; ok {
 		if f, ok := v.(float64); ok {
 			return int(f)
@@ -311,11 +314,11 @@ func settingValue(col *collection, name string) any {
 // open); one whose generation failed has a FAILED package.
 func (c *call) downloadHTML() reply {
 	e := c.e
-	status, token, code := e.store.requestPackage(c.key(), c.q.get("collectionHash"), e.now(), e.pkgDelay, c.failPkg)
+	status, token, code := e.store.RequestPackage(c.key(), c.q.get("collectionHash"), e.now(), e.w().pkgDelay, c.failPkg)
 	switch {
 	case code != 0:
 		return fail(code)
-	case status == packageComplete:
+	case status == store.PackageComplete:
 		return ok(obj{{"status", status}, {"resourceUrl", c.base + "/_emulator/packages/" + token + ".zip"}})
 	}
 	return ok(obj{{"status", status}})
@@ -329,7 +332,7 @@ func numbers(hash string) (views, timeSpent, downloads int64) {
 	return int64(n % 1000), int64(n / 1000 % 600), int64(n / 600000 % 100)
 }
 
-func itemStats(col *collection, it *item) (int64, int64, int64) {
+func itemStats(col *store.Collection, it *store.Item) (int64, int64, int64) {
 	if s := col.Stats; s != nil {
 		return s.Views, s.TimeSpent, s.Downloads
 	}
@@ -337,11 +340,11 @@ func itemStats(col *collection, it *item) (int64, int64, int64) {
 }
 
 func (c *call) getStats() reply {
-	col, code := c.e.store.collectionOf(c.key(), c.q.get("collectionHash"))
+	col, code := c.e.store.CollectionOf(c.key(), c.q.get("collectionHash"))
 	if code != 0 {
 		return fail(code)
 	}
-	it := col.item(c.q.get("flipbookHash"))
+	it := col.Item(c.q.get("flipbookHash"))
 	if it == nil {
 		return fail(codeInvalidFlipbook)
 	}
@@ -357,10 +360,10 @@ func (c *call) userStats() reply {
 	now := e.now()
 	a := c.acct
 	var imp, views, spent, downloads int64
-	if s := a.fx.Stats; s != nil {
+	if s := a.Fixture().Stats; s != nil {
 		imp, views, spent, downloads = s.Impressions, s.Views, s.TimeSpent, s.Downloads
 	} else {
-		for _, col := range e.store.collectionsOf(a.fx.APIKey) {
+		for _, col := range e.store.CollectionsOf(a.Fixture().APIKey) {
 			for _, it := range col.Items {
 				v, t, d := itemStats(&col, it)
 				views, spent, downloads = views+v, spent+t*v, downloads+d
@@ -368,7 +371,7 @@ func (c *call) userStats() reply {
 		}
 		imp = 3 * views
 	}
-	left := a.quota - e.store.uploadsIn(a, monthOf(now))
+	left := a.Quota() - e.store.UploadsIn(a, store.MonthOf(now))
 	if left < 0 {
 		left = 0
 	}
@@ -382,7 +385,7 @@ func (c *call) deleteBackgroundImage() reply {
 	e, q := c.e, c.q
 	now := e.now()
 	hash := q.get("collectionHash")
-	if _, code := e.store.collectionOf(c.key(), hash); code != 0 {
+	if _, code := e.store.CollectionOf(c.key(), hash); code != 0 {
 		return fail(code)
 	}
 	color := "#FFFFFF"
@@ -392,7 +395,7 @@ func (c *call) deleteBackgroundImage() reply {
 			return invalid("color must be a hexadecimal colour", "color: must look like #RRGGBB or #RGB")
 		}
 	}
-	col, code := e.store.removeBackground(c.key(), hash, color)
+	col, code := e.store.RemoveBackground(c.key(), hash, color)
 	if code != 0 {
 		return fail(code)
 	}

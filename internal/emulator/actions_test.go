@@ -202,7 +202,10 @@ func TestGenerationLifecycle(t *testing.T) {
 		t.Fatal("no collectionHash")
 	}
 	col := c.collection(created.CollectionHash)
-	if col.CollectionStatus != "processing" || col.FlipbookStatus != "processing" || col.CollectionPageCount != float64(0) || len(col.CollectionItems) != 0 {
+	// "a single item for API-created collections": listed while it
+	// generates, PROCESSING and without pages yet.
+	if col.CollectionStatus != "processing" || col.FlipbookStatus != "processing" || col.CollectionPageCount != float64(0) ||
+		len(col.CollectionItems) != 1 || col.CollectionItems[0].ConvertStatus != "PROCESSING" || col.CollectionItems[0].FlipbookPageCount != "0" {
 		t.Fatalf("right after creation: %+v", col)
 	}
 	clock.add(149 * time.Millisecond)

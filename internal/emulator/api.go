@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/engine"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/harness"
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
 )
 
 // Where an action is sent and with which method.
@@ -94,7 +97,7 @@ type call struct {
 	e          *Emulator
 	ctx        context.Context
 	q          *apiRequest
-	acct       *account
+	acct       *store.Account
 	base       string // "http://host" of the emulator, for the URLs it hands out
 	failGen    bool   // the generation_failed fault was drawn for this call
 	failConv   bool   // the conversion_failed fault was drawn for this call
@@ -171,39 +174,39 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 	action := q.get("action")
 	fmtAsked, _ := requestedFormat(q)
 
-	fault := e.store.drawFault(action, q.params)
+	fault := e.harness.DrawFault(action, q.params)
 	switch fault {
-	case faultReset:
+	case harness.FaultReset:
 		e.count(action, outcomeFault)
 		dropConnection(w)
 		return
-	case faultHTTP502:
+	case harness.FaultHTTP502:
 		e.count(action, outcomeFault)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusBadGateway)
 		_, _ = w.Write([]byte(badGatewayPage))
 		return
-	case faultGarbage:
+	case harness.FaultGarbage:
 		e.count(action, outcomeFault)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"code":20,"status":"OK","data":{"collec`))
 		return
-	case faultRateLimit:
+	case harness.FaultRateLimit:
 		code := codeRatePerSecond
-		if e.store.coin() {
+		if e.harness.Coin() {
 			code = codeRatePerMinute
 		}
 		e.finish(w, action, fmtAsked, fail(code), false)
 		return
-	case faultPermissionsFailure:
+	case harness.FaultPermissionsFailure:
 		e.finish(w, action, fmtAsked, fail(codeOperationFailed), false)
 		return
-	case faultMaintenance:
+	case harness.FaultMaintenance:
 		// Before the call acts: the service refuses every request.
 		e.finish(w, action, fmtAsked, fail(codeMaintenance), false)
 		return
-	case faultSlow:
-		t := time.NewTimer(e.store.slowDelay())
+	case harness.FaultSlow:
+		t := time.NewTimer(e.harness.SlowDelay())
 		select {
 		case <-t.C:
 		case <-r.Context().Done():
@@ -213,11 +216,11 @@ func (e *Emulator) serveAPI(w http.ResponseWriter, r *http.Request, uploadBase b
 		}
 	}
 
-	c := &call{e: e, ctx: r.Context(), q: q, base: "http://" + r.Host, failGen: fault == faultGenerationFailed,
-		failConv: fault == faultConversionFailed, failPkg: fault == faultPackageFailed, uploadBase: uploadBase}
+	c := &call{e: e, ctx: r.Context(), q: q, base: "http://" + r.Host, failGen: fault == harness.FaultGenerationFailed,
+		failConv: fault == harness.FaultConversionFailed, failPkg: fault == harness.FaultPackageFailed, uploadBase: uploadBase}
 	rep, fm := c.answer()
 	e.persist()
-	e.finish(w, action, fm, rep, fault == faultResetAfter)
+	e.finish(w, action, fm, rep, fault == harness.FaultResetAfter)
 }
 
 func (c *call) answer() (reply, format) {
@@ -242,16 +245,16 @@ func (c *call) answer() (reply, format) {
 			return missing(k), fm
 		}
 	}
-	acct := e.store.account(q.get("apiKey"))
+	acct := e.store.Account(q.get("apiKey"))
 	if acct == nil {
 		return fail(codeInvalidCredentials), fm
 	}
-	want := Signature(acct.fx.Secret, q.params)
+	want := Signature(acct.Fixture().Secret, q.params)
 	if subtle.ConstantTimeCompare([]byte(strings.ToLower(q.get("signature"))), []byte(want)) != 1 {
 		return fail(codeInvalidSignature), fm
 	}
 	c.acct = acct
-	if code := e.takeRate(acct.fx.APIKey); code != 0 {
+	if code := e.takeRate(acct.Fixture().APIKey); code != 0 {
 		return fail(code), fm
 	}
 	action := q.get("action")
@@ -340,19 +343,19 @@ func (e *Emulator) count(action, outcome string) {
 	if action == "" {
 		action = "(none)"
 	}
-	e.store.countRequest(action, outcome)
+	e.harness.Count(action, outcome)
 	e.logf("api %s -> %s", action, outcome)
 }
 
 func (e *Emulator) maxUploadBytes() int64 {
-	if n := e.fx.Limits.MaxUploadBytes; n > 0 {
+	if n := e.w().fx.Limits.MaxUploadBytes; n > 0 {
 		return n
 	}
 	return defaultMaxUploadBytes
 }
 
 func (e *Emulator) maxPages() int {
-	if n := e.fx.Limits.MaxPages; n > 0 {
+	if n := e.w().fx.Limits.MaxPages; n > 0 {
 		return n
 	}
 	return defaultMaxPages

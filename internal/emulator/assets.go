@@ -11,7 +11,7 @@ import (
 
 // serveCover is the coverImage thumbnail, an SVG with the title.
 func (e *Emulator) serveCover(w http.ResponseWriter, r *http.Request) {
-	c, found := e.store.anyCollection(strings.TrimSuffix(r.PathValue("file"), ".svg"))
+	c, found := e.store.AnyCollection(strings.TrimSuffix(r.PathValue("file"), ".svg"))
 	if !found {
 		http.NotFound(w, r)
 		return
@@ -24,7 +24,7 @@ func (e *Emulator) serveCover(w http.ResponseWriter, r *http.Request) {
 // servePackage serves a downloadHTML package: a zip with index.html, for
 // one minute after the answer that named it.
 func (e *Emulator) servePackage(w http.ResponseWriter, r *http.Request) {
-	c, found := e.store.packageByToken(strings.TrimSuffix(r.PathValue("file"), ".zip"), e.now())
+	c, found := e.store.PackageByToken(strings.TrimSuffix(r.PathValue("file"), ".zip"), e.now())
 	switch {
 	case !found:
 		http.NotFound(w, r)

@@ -1,26 +1,31 @@
 package emulator
 
+import (
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/harness"
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
+)
+
 // Result codes of the spec's Errors table (plus 22, see codeMaintenance).
 const (
 	codeOK                  = 20 // success
 	codeMaintenance         = 22 // not in the spec's table; README, "Faults and failed jobs"
 	codeMissingParameter    = 30
-	codeRatePerSecond       = 31
-	codeRatePerMinute       = 32
-	codeUploadQuota         = 33
+	codeRatePerSecond       = harness.CodeRatePerSecond
+	codeRatePerMinute       = harness.CodeRatePerMinute
+	codeUploadQuota         = store.CodeUploadQuota
 	codeFileTooLarge        = 34
 	codeTooManyPages        = 35
 	codeMultipleFiles       = 36
-	codeInProgress          = 38
+	codeInProgress          = store.CodeInProgress
 	codeBadRequest          = 40
 	codeInvalidCredentials  = 41
 	codeInvalidAction       = 42
-	codeForbidden           = 43
+	codeForbidden           = store.CodeForbidden
 	codeInvalidSignature    = 44
 	codeInvalidFileFormat   = 45
-	codeInvalidCollection   = 46
+	codeInvalidCollection   = store.CodeInvalidCollection
 	codeInvalidFlipbook     = 47
-	codeNotPrivatePublished = 48
+	codeNotPrivatePublished = store.CodeNotPrivatePublished
 	codeOperationFailed     = 50
 )
 

@@ -5,13 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
 )
 
 // Errors of the Go control methods (and their HTTP status on /_emulator/).
 var (
-	ErrUnknownCollection = errors.New("emulator: unknown collection hash")
-	ErrDeletedCollection = errors.New("emulator: collection is deleted")
-	ErrProcessing        = errors.New("emulator: collection is still generating")
+	ErrUnknownCollection = store.ErrUnknownCollection
+	ErrDeletedCollection = store.ErrDeletedCollection
+	ErrProcessing        = store.ErrProcessing
 	ErrInvalidStatus     = errors.New("emulator: unknown collection status")
 	ErrEmptyTitle        = errors.New("emulator: title is required")
 )
@@ -56,12 +58,12 @@ type PermissionView struct {
 	Group string `json:"group,omitempty"`
 }
 
-func view(c *collection, now time.Time) CollectionView {
+func view(c *store.Collection, now time.Time) CollectionView {
 	v := CollectionView{
-		CollectionHash: c.Hash, APIKey: c.APIKey, Title: c.Title, Status: c.status(now),
-		Private: c.Private, Password: c.Password, PageCount: c.pageCount(now),
+		CollectionHash: c.Hash, APIKey: c.APIKey, Title: c.Title, Status: c.StatusAt(now),
+		Private: c.Private, Password: c.Password, PageCount: c.PageCountAt(now),
 		Layout: c.Layout, Kind: c.Kind, Deleted: c.Deleted, Folder: c.Folder,
-		FlipbookStatus: c.flipbookStatus(now), BackgroundImage: c.Background,
+		FlipbookStatus: c.FlipbookStatus(now), BackgroundImage: c.Background,
 		BackgroundColor: c.BackgroundHex, LogoImage: c.LogoImage, LogoURL: c.LogoURL,
 		Items: []ItemView{}, Permissions: []PermissionView{},
 	}
@@ -69,7 +71,7 @@ func view(c *collection, now time.Time) CollectionView {
 		v.Sections = json.RawMessage(c.Sections)
 	}
 	for _, it := range c.Items {
-		v.Items = append(v.Items, ItemView{FlipbookHash: it.Hash, Title: it.Title, Description: it.Description, PageCount: it.PageCount, ConvertStatus: c.convertStatus(it, now)})
+		v.Items = append(v.Items, ItemView{FlipbookHash: it.Hash, Title: it.Title, Description: it.Description, PageCount: it.PageCount, ConvertStatus: c.ConvertStatus(it, now)})
 	}
 	for _, p := range c.Permissions {
 		v.Permissions = append(v.Permissions, PermissionView(p))
@@ -82,7 +84,7 @@ func view(c *collection, now time.Time) CollectionView {
 func (e *Emulator) Collections() []CollectionView {
 	now := e.now()
 	out := []CollectionView{}
-	for _, c := range e.store.allCollections() {
+	for _, c := range e.store.AllCollections() {
 		out = append(out, view(&c, now))
 	}
 	return out
@@ -91,7 +93,7 @@ func (e *Emulator) Collections() []CollectionView {
 // Collection is one collection's view.
 func (e *Emulator) Collection(hash string) (CollectionView, error) {
 	now := e.now()
-	c, found := e.store.anyCollection(hash)
+	c, found := e.store.AnyCollection(hash)
 	if !found {
 		return CollectionView{}, ErrUnknownCollection
 	}
@@ -102,21 +104,21 @@ func (e *Emulator) Collection(hash string) (CollectionView, error) {
 // does: the old hash is gone (code 46), an editable collection becomes
 // unlisted, and the publish date is now. It returns the new hash.
 func (e *Emulator) Publish(hash string) (string, error) {
-	published, err := e.store.publish(hash, e.now().UTC())
+	final, err := e.store.Publish(hash, e.now().UTC())
 	if err != nil {
 		return "", err
 	}
 	e.persist()
-	return published, nil
+	return final, nil
 }
 
 // SetAccess changes what decides permission eligibility; nil leaves a field
 // as it is.
 func (e *Emulator) SetAccess(hash string, private, password *bool, status *string) error {
-	if status != nil && !validStatus(*status) {
+	if status != nil && !store.ValidStatus(*status) {
 		return fmt.Errorf("%w %q (want public, editable, unlisted or published)", ErrInvalidStatus, *status)
 	}
-	if err := e.store.setAccess(hash, private, password, status, e.now().UTC()); err != nil {
+	if err := e.store.SetAccess(hash, private, password, status, e.now().UTC()); err != nil {
 		return err
 	}
 	e.persist()
@@ -129,7 +131,7 @@ func (e *Emulator) Rename(hash, title string) error {
 	if title == "" {
 		return ErrEmptyTitle
 	}
-	if err := e.store.rename(hash, title); err != nil {
+	if err := e.store.Rename(hash, title); err != nil {
 		return err
 	}
 	e.persist()
@@ -139,7 +141,7 @@ func (e *Emulator) Rename(hash, title string) error {
 // Delete deletes a collection as the web application would: the API then
 // answers 43 for it. Deleting twice is not an error.
 func (e *Emulator) Delete(hash string) error {
-	if err := e.store.markDeleted(hash); err != nil {
+	if err := e.store.MarkDeleted(hash); err != nil {
 		return err
 	}
 	e.persist()
@@ -148,17 +150,36 @@ func (e *Emulator) Delete(hash string) error {
 
 // Requests counts every API call by action and by the code it was answered
 // with, "fault" for a fault that sent no envelope.
-func (e *Emulator) Requests() map[string]map[string]int { return e.store.requestCounts() }
+func (e *Emulator) Requests() map[string]map[string]int { return e.harness.Requests() }
 
 // ResetRequests zeroes the request counters.
-func (e *Emulator) ResetRequests() { e.store.resetRequests() }
+func (e *Emulator) ResetRequests() { e.harness.ResetRequests() }
 
 // Notifications lists, oldest first, the e-mails setPermissions would have
 // sent.
-func (e *Emulator) Notifications() []Notification { return e.store.sentNotifications() }
+func (e *Emulator) Notifications() []Notification { return e.harness.Notifications() }
 
 // SetGenerationDelay sets how long generations started from now on stay
 // processing.
 func (e *Emulator) SetGenerationDelay(d time.Duration) {
-	e.store.setGenerationDelay(max(d, 0))
+	e.store.SetGenerationDelay(max(d, 0))
+}
+
+// Accounts lists the API keys of the current fixture, in its order.
+func (e *Emulator) Accounts() []string {
+	var out []string
+	for _, a := range e.w().fx.Accounts {
+		out = append(out, a.APIKey)
+	}
+	return out
+}
+
+// Secret is the secret of an API key of the current fixture.
+func (e *Emulator) Secret(apiKey string) (string, bool) {
+	for _, a := range e.w().fx.Accounts {
+		if a.APIKey == apiKey {
+			return a.Secret, true
+		}
+	}
+	return "", false
 }

@@ -1,11 +1,16 @@
 package emulator
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	mrand "math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/harness"
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
 )
 
 // Defaults where the fixture says nothing.
@@ -16,9 +21,6 @@ const (
 	defaultSlow            = 3 * time.Second
 	defaultMaxUploadBytes  = 100 << 20
 	defaultMaxPages        = 500
-	defaultUploadsPerMonth = 100
-	defaultResultStatus    = "unlisted"
-	packageURLLifetime     = time.Minute
 	dateLayout             = "2006-01-02 15:04:05"
 )
 
@@ -49,37 +51,62 @@ type Options struct {
 type Emulator struct {
 	now   func() time.Time
 	logf  func(string, ...any)
-	fx    *Fixture
 	state string // state file path
 	// drainBytes bounds how much of an oversized upload is read and
 	// discarded (tests lower it before serving).
 	drainBytes int64
-	// Fixed by New.
+	// genOverride is Options.GenerationDelay, which outlives a reset or a
+	// new fixture; seed is Options.FaultSeed.
+	genOverride *time.Duration
+	seed        uint64
+
+	// cur is what the fixture fixed; a reset or a new fixture swaps it
+	// together with the store's contents.
+	cur atomic.Pointer[world]
+
+	// store is what the service would remember; harness what the emulator
+	// adds for tests (faults, rate limits, counters, notifications). The
+	// HTTP layer reaches both only through their methods.
+	store   *store.Store
+	harness *harness.Harness
+
+	// worldMu orders whole-world changes (reset, a new fixture).
+	worldMu   sync.Mutex
+	persistMu sync.Mutex
+	written   uint64
+}
+
+// world is what a fixture fixes for the emulator's lifetime, or until a
+// reset or a new fixture: read without locks through Emulator.w.
+type world struct {
+	fx           *Fixture
 	convDelay    time.Duration
 	pkgDelay     time.Duration
 	resultStatus string
 	genPrivate   bool
-
-	store *store
-
-	persistMu sync.Mutex
-	written   uint64
 }
+
+// w is the current world.
+func (e *Emulator) w() *world { return e.cur.Load() }
 
 // New builds an Emulator from opts.
 func New(opts Options) (*Emulator, error) {
 	fx := opts.Fixture
 	if fx == nil {
 		fx = DemoFixture()
-	} else if err := fx.check(); err != nil {
+	} else if err := fx.Check(); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
+	if opts.GenerationDelay != nil && *opts.GenerationDelay < 0 {
+		return nil, errors.New("generation delay must not be negative")
+	}
 	e := &Emulator{
-		now:        opts.Now,
-		logf:       opts.Logf,
-		fx:         fx,
-		state:      opts.StateFile,
-		drainBytes: defaultDrainBytes,
+		now:         opts.Now,
+		logf:        opts.Logf,
+		state:       opts.StateFile,
+		drainBytes:  defaultDrainBytes,
+		genOverride: opts.GenerationDelay,
+		seed:        opts.FaultSeed,
 	}
 	if e.now == nil {
 		e.now = time.Now
@@ -87,48 +114,9 @@ func New(opts Options) (*Emulator, error) {
 	if e.logf == nil {
 		e.logf = func(string, ...any) {}
 	}
-	g := fx.Generation
-	genDelay := msOr(g.DelayMs, defaultGenerationDelay)
-	if opts.GenerationDelay != nil {
-		if *opts.GenerationDelay < 0 {
-			return nil, errors.New("generation delay must not be negative")
-		}
-		genDelay = *opts.GenerationDelay
-	}
-	e.convDelay = msOr(g.ConversionDelayMs, defaultConversionDelay)
-	e.pkgDelay = msOr(g.PackageDelayMs, defaultPackageDelay)
-	e.resultStatus = g.ResultStatus
-	if e.resultStatus == "" {
-		e.resultStatus = defaultResultStatus
-	}
-	e.genPrivate = g.Private == nil || *g.Private
-
-	seed := opts.FaultSeed
-	faults := faultConfig{slow: defaultSlow}
-	if f := fx.Faults; f != nil {
-		faults.rate, faults.kinds = f.Rate, append([]string(nil), f.Kinds...)
-		if f.SlowMs > 0 {
-			faults.slow = time.Duration(f.SlowMs) * time.Millisecond
-		}
-		if seed == 0 {
-			seed = f.Seed
-		}
-	}
-	if seed == 0 {
-		seed = mrand.Uint64()
-	}
-	faults.seed = seed
-	e.store = newStore(genDelay, faults, mrand.New(mrand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
-
-	now := e.now().UTC()
-	for i := range fx.Accounts {
-		a := newAccount(&fx.Accounts[i], now)
-		var cols []*collection
-		for _, cf := range a.fx.Collections {
-			cols = append(cols, fixtureCollection(cf, a.fx.APIKey, now))
-		}
-		e.store.seedAccount(a, cols)
-	}
+	w, st, h := e.build(fx, true)
+	e.cur.Store(w)
+	e.store, e.harness = st, h
 	if e.state != "" {
 		if err := e.loadState(); err != nil {
 			return nil, err
@@ -137,56 +125,45 @@ func New(opts Options) (*Emulator, error) {
 	return e, nil
 }
 
+// build makes the world, a fresh store and a fresh harness from a checked
+// fixture; with faults false the fixture's fault settings are left off (a
+// reset).
+func (e *Emulator) build(fx *Fixture, faults bool) (*world, *store.Store, *harness.Harness) {
+	g := fx.Generation
+	w := &world{
+		fx:           fx,
+		convDelay:    msOr(g.ConversionDelayMs, defaultConversionDelay),
+		pkgDelay:     msOr(g.PackageDelayMs, defaultPackageDelay),
+		resultStatus: cmp.Or(g.ResultStatus, store.DefaultResultStatus),
+		genPrivate:   g.Private == nil || *g.Private,
+	}
+	genDelay := msOr(g.DelayMs, defaultGenerationDelay)
+	if e.genOverride != nil {
+		genDelay = *e.genOverride
+	}
+	seed := e.seed
+	var hf harness.Faults
+	slow := defaultSlow
+	if f := fx.Faults; f != nil {
+		if faults {
+			hf = harness.Faults{Rate: f.Rate, Kinds: f.Kinds}
+		}
+		if f.SlowMs > 0 {
+			slow = time.Duration(f.SlowMs) * time.Millisecond
+		}
+		if seed == 0 {
+			seed = f.Seed
+		}
+	}
+	if seed == 0 {
+		seed = mrand.Uint64()
+	}
+	return w, store.New(fx, e.now(), genDelay), harness.New(hf, slow, seed)
+}
+
 func msOr(ms *int64, def time.Duration) time.Duration {
 	if ms == nil {
 		return def
 	}
 	return time.Duration(*ms) * time.Millisecond
-}
-
-func fixtureCollection(cf CollectionFixture, apiKey string, now time.Time) *collection {
-	c := &collection{
-		Hash:          cf.CollectionHash,
-		APIKey:        apiKey,
-		Kind:          "fixture",
-		Title:         cf.Title,
-		Description:   cf.Description,
-		Status:        cf.Status,
-		Private:       cf.Private,
-		Password:      cf.Password,
-		Folder:        cf.Folder,
-		CreatedAt:     now,
-		PublishedAt:   now,
-		Settings:      cf.Settings,
-		Background:    cf.BackgroundImage,
-		BackgroundHex: defaultBackground,
-		Stats:         cf.Stats,
-		Permissions:   []permission{},
-	}
-	if c.Status == "" {
-		c.Status = defaultResultStatus
-	}
-	if v, ok := cf.Settings["backgroundColor"].(string); ok {
-		c.BackgroundHex = v
-	}
-	if v, ok := cf.Settings["transparentBackground"].(bool); ok {
-		c.Transparent = v
-	}
-	if c.Status == "editable" {
-		c.PublishedAt = time.Time{}
-	}
-	for _, it := range cf.Items {
-		ext := it.Extension
-		if ext == "" {
-			ext = "pdf"
-		}
-		c.Items = append(c.Items, &item{Hash: it.FlipbookHash, Title: it.Title, Description: it.Description, PageCount: it.PageCount, Extension: ext})
-	}
-	if len(c.Items) == 0 && cf.PageCount > 0 {
-		c.Items = []*item{{Hash: "fb-" + cf.CollectionHash, Title: cf.Title, Description: cf.Description, PageCount: cf.PageCount, Extension: "pdf"}}
-	}
-	for _, p := range cf.Permissions {
-		c.Permissions = append(c.Permissions, permission(p))
-	}
-	return c
 }

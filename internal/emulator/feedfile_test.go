@@ -41,15 +41,15 @@ func TestFeedFileCSV(t *testing.T) {
 	if !reflect.DeepEqual(fd.Products, want) {
 		t.Errorf("products %v, want %v", fd.Products, want)
 	}
-	if !reflect.DeepEqual(fd.columns, []string{"sku", "name", "price", "brand"}) {
-		t.Errorf("columns %v", fd.columns)
+	if !reflect.DeepEqual(fd.Columns(), []string{"sku", "name", "price", "brand"}) {
+		t.Errorf("columns %v", fd.Columns())
 	}
 	// The emulator lays the file's products out like inline ones.
 	e, err := New(Options{Fixture: fx})
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed, ok := e.store.account("k").Feed("feed-x")
+	feed, ok := e.store.Account("k").Feed("feed-x")
 	if !ok || len(feed.Products) != 2 || feed.Products[1]["name"] != `Say "hi"` || feed.Products[0].SKU() != "A1" {
 		t.Errorf("engine feed %+v", feed)
 	}
@@ -67,8 +67,8 @@ func TestFeedFileJSON(t *testing.T) {
 	if len(fd.Products) != 2 || fd.Products[0]["price"] != 12.5 || fd.Products[0]["new"] != true || fd.Products[1]["color"] != "red" {
 		t.Errorf("products %v", fd.Products)
 	}
-	if !reflect.DeepEqual(fd.columns, []string{"sku", "price", "new", "color"}) {
-		t.Errorf("columns %v", fd.columns)
+	if !reflect.DeepEqual(fd.Columns(), []string{"sku", "price", "new", "color"}) {
+		t.Errorf("columns %v", fd.Columns())
 	}
 }
 
@@ -151,7 +151,7 @@ func TestInlineColumnsKeepFixtureOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := fx.Accounts[0].Feeds[0].columns; !reflect.DeepEqual(got, []string{"sku", "zeta", "alpha", "beta"}) {
+	if got := fx.Accounts[0].Feeds[0].Columns(); !reflect.DeepEqual(got, []string{"sku", "zeta", "alpha", "beta"}) {
 		t.Errorf("columns %v", got)
 	}
 }

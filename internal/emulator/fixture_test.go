@@ -60,7 +60,7 @@ func TestParseFixtureErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed, _ := e.store.account("k").Feed("f")
+	feed, _ := e.store.Account("k").Feed("f")
 	if p := feed.Products[0]; p["price"] != "12.5" || p["new"] != "true" {
 		t.Fatalf("scalar product values %v", p)
 	}

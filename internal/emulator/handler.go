@@ -58,6 +58,8 @@ func (e *Emulator) Handler() http.Handler {
 	mux.HandleFunc("/upload/", e.badAddress)
 
 	mux.HandleFunc("GET /_emulator/health", e.getHealth)
+	mux.HandleFunc("POST /_emulator/reset", e.postReset)
+	mux.HandleFunc("PUT /_emulator/fixture", e.putFixture)
 	mux.HandleFunc("GET /_emulator/collections", e.getCollections)
 	mux.HandleFunc("GET /_emulator/collections/{hash}", e.getCollection)
 	mux.HandleFunc("POST /_emulator/collections/{hash}/publish", e.postPublish)
@@ -77,6 +79,23 @@ func (e *Emulator) Handler() http.Handler {
 }
 
 func (e *Emulator) getHealth(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, Health{Status: "ok"})
+}
+
+func (e *Emulator) postReset(w http.ResponseWriter, _ *http.Request) {
+	e.Reset()
+	writeJSON(w, http.StatusOK, Health{Status: "ok"})
+}
+
+func (e *Emulator) putFixture(w http.ResponseWriter, r *http.Request) {
+	fx, err := ParseFixtureBody(r.Body)
+	if err == nil {
+		err = e.ReplaceFixture(fx)
+	}
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, ControlError{Error: err.Error()})
+		return
+	}
 	writeJSON(w, http.StatusOK, Health{Status: "ok"})
 }
 

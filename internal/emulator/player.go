@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/engine"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
 )
 
 // The player, GET /_emulator/view/{hash}, is the page directLink and the
@@ -95,19 +97,20 @@ type playerField struct{ Name, Value string }
 // playerSource is what the player reads of a collection, copied by the
 // store.
 type playerSource struct {
-	c          collection
-	items      []item
-	acct       *account
+	c          store.Collection
+	items      []store.Item
+	acct       *store.Account
 	processing bool
 }
 
 func (e *Emulator) servePlayer(w http.ResponseWriter, r *http.Request) {
 	now := e.now()
-	src, found := e.store.playerSource(r.PathValue("hash"), now)
+	ps, found := e.store.PlayerSource(r.PathValue("hash"), now)
 	if !found {
 		http.NotFound(w, r)
 		return
 	}
+	src := playerSource{c: ps.C, items: ps.Items, acct: ps.Acct, processing: ps.Processing}
 	v := src.view(now, r.URL.Query().Get("startPage"))
 	var buf bytes.Buffer
 	if err := playerTemplate.Execute(&buf, v); err != nil {
@@ -236,7 +239,7 @@ func (s playerSource) catalogPages() []*playerPage {
 		return out
 	}
 	bySKU := map[string]engine.Product{}
-	for _, fd := range s.acct.fx.Feeds {
+	for _, fd := range s.acct.Fixture().Feeds {
 		f, _ := s.acct.Feed(fd.SourceHash)
 		for _, p := range f.Products {
 			if _, seen := bySKU[p.SKU()]; !seen {
@@ -302,8 +305,8 @@ func (s playerSource) templatePages(count int) []*playerPage {
 // list them (a CSV header, or first appearance in the JSON).
 func (s playerSource) columnOrder() map[string]int {
 	rank := map[string]int{}
-	for _, fd := range s.acct.fx.Feeds {
-		for _, c := range fd.columns {
+	for _, fd := range s.acct.Fixture().Feeds {
+		for _, c := range fd.Columns() {
 			if _, ok := rank[c]; !ok {
 				rank[c] = len(rank)
 			}

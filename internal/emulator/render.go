@@ -7,9 +7,9 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-)
 
-const defaultBackground = "#2B2B2B"
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
+)
 
 // field and obj keep the fields of an answer in a fixed order, the order the
 // spec lists them, in JSON and in XML alike.
@@ -86,7 +86,7 @@ func writeXML(b *bytes.Buffer, v any) {
 // scalar renders a settings number or boolean, or flipbookPageCount, as the
 // fixture's stringScalars switch asks.
 func (e *Emulator) scalar(v any) any {
-	if !e.fx.StringScalars {
+	if !e.w().fx.StringScalars {
 		return v
 	}
 	switch x := v.(type) {
@@ -112,39 +112,41 @@ func fmtDate(t time.Time) string {
 // renderCollection is the collection object of collection.getCollection,
 // drawn from a copy the store handed out. base is the emulator's own
 // address, "http://host".
-func (e *Emulator) renderCollection(c *collection, now time.Time, base string) obj {
+func (e *Emulator) renderCollection(c *store.Collection, now time.Time, base string) obj {
+	// "a single item for API-created collections": the item is listed
+	// while it generates too, PROCESSING and without pages yet.
 	items := []obj{}
-	for _, it := range c.visibleItems(now) {
+	for _, it := range c.Items {
 		items = append(items, e.renderItem(c, it, now))
 	}
 	first := 0
-	if vi := c.visibleItems(now); len(vi) > 0 && !c.GenFailed {
+	if vi := c.VisibleItems(now); len(vi) > 0 && !c.GenFailed {
 		first = vi[0].PageCount
 	}
 	publish := time.Time{}
-	if !c.processing(now) && published(c.Status) {
+	if !c.Processing(now) && store.Published(c.Status) {
 		publish = c.PublishedAt
 	}
 	return obj{
 		{"collectionHash", c.Hash},
 		{"collectionTitle", c.Title},
 		{"collectionDescription", c.Description},
-		{"collectionStatus", c.status(now)},
+		{"collectionStatus", c.StatusAt(now)},
 		{"coverImage", base + "/_emulator/cover/" + c.Hash + ".svg"},
-		{"collectionPageCount", c.pageCount(now)},
+		{"collectionPageCount", c.PageCountAt(now)},
 		{"createdDate", fmtDate(c.CreatedAt)},
 		{"publishDate", fmtDate(publish)},
 		{"directLink", base + "/_emulator/view/" + c.Hash},
 		{"flipbookPageCount", e.scalar(first)},
-		{"flipbookStatus", c.flipbookStatus(now)},
+		{"flipbookStatus", c.FlipbookStatus(now)},
 		{"settings", e.renderSettings(c, now)},
 		{"collectionItems", items},
 	}
 }
 
-func (e *Emulator) renderItem(c *collection, it *item, now time.Time) obj {
+func (e *Emulator) renderItem(c *store.Collection, it *store.Item, now time.Time) obj {
 	pages := it.PageCount
-	if c.GenFailed {
+	if c.GenFailed || c.Processing(now) {
 		pages = 0
 	}
 	return obj{
@@ -153,7 +155,7 @@ func (e *Emulator) renderItem(c *collection, it *item, now time.Time) obj {
 		{"flipbookTitle", it.Title},
 		{"flipbookDescription", it.Description},
 		{"extension", it.Extension},
-		{"convertStatus", c.convertStatus(it, now)},
+		{"convertStatus", c.ConvertStatus(it, now)},
 	}
 }
 
@@ -167,7 +169,7 @@ var settingDefaults = []field{
 	{"enableSearch", true},
 	{"tooltipsLanguage", "English"},
 	{"transparentBackground", false},
-	{"backgroundColor", defaultBackground},
+	{"backgroundColor", store.DefaultBackground},
 	{"backgroundScaleType", "scaleCrop"},
 	{"autoFlip", false},
 	{"autoFlipDelay", 5},
@@ -186,7 +188,7 @@ var settingDefaults = []field{
 // renderSettings applies, over the defaults, the fixture's overrides and
 // then what the API changed (background, logo). logoUrl and the share
 // fields are deprecated in getCollection and never carry a value.
-func (e *Emulator) renderSettings(c *collection, now time.Time) obj {
+func (e *Emulator) renderSettings(c *store.Collection, now time.Time) obj {
 	out := make(obj, 0, len(settingDefaults))
 	for _, d := range settingDefaults {
 		v := d.v
@@ -198,7 +200,7 @@ func (e *Emulator) renderSettings(c *collection, now time.Time) obj {
 		}
 		switch d.k {
 		case "collectionStatus":
-			v = c.status(now)
+			v = c.StatusAt(now)
 		case "transparentBackground":
 			v = c.Transparent
 		case "backgroundColor":

@@ -58,7 +58,14 @@ func (q *apiRequest) close() {
 // that the body is abandoned and the call answered 34 at once).
 func readRequest(r *http.Request, limit, drain int64) *apiRequest {
 	q := &apiRequest{method: r.Method, params: map[string]string{}}
-	addValues(q.params, r.URL.Query())
+	query, err := parseForm(r.URL.RawQuery)
+	if err != nil {
+		// "malformed request or URL" is code 40: a broken pair is not
+		// dropped and the call answered as if it had not been sent.
+		q.malformed = "query string is not valid: " + err.Error()
+		return q
+	}
+	addValues(q.params, query)
 	if r.Method != http.MethodPost {
 		return q
 	}
@@ -74,7 +81,7 @@ func readRequest(r *http.Request, limit, drain int64) *apiRequest {
 			q.malformed = "form body too large"
 			return q
 		}
-		vals, err := url.ParseQuery(string(b))
+		vals, err := parseForm(string(b))
 		if err != nil {
 			q.malformed = "form body is not valid application/x-www-form-urlencoded"
 			return q
@@ -94,6 +101,32 @@ func readRequest(r *http.Request, limit, drain int64) *apiRequest {
 		q.malformed = "unsupported Content-Type " + ct
 	}
 	return q
+}
+
+// parseForm decodes a query string or urlencoded body: pairs split on "&",
+// each key and value percent-decoded with "+" as a space. A bad escape is
+// an error. A ";" is an ordinary character (RFC 3986 lets it stand in a
+// query; Go's url.ParseQuery refuses it, which no rule of the spec does).
+func parseForm(raw string) (url.Values, error) {
+	vals := url.Values{}
+	for raw != "" {
+		var pair string
+		pair, raw, _ = strings.Cut(raw, "&")
+		if pair == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(pair, "=")
+		key, err := url.QueryUnescape(k)
+		if err != nil {
+			return nil, err
+		}
+		val, err := url.QueryUnescape(v)
+		if err != nil {
+			return nil, err
+		}
+		vals[key] = append(vals[key], val)
+	}
+	return vals, nil
 }
 
 func addValues(dst map[string]string, vals url.Values) {
@@ -121,7 +154,10 @@ func (q *apiRequest) readMultipart(r *http.Request, limit, drain int64) error {
 		name := part.FormName()
 		if part.FileName() != "" || name == "file" {
 			q.fileParts++
-			if q.fileParts > 1 {
+			// "neither `file` nor `fileUrl`" is code 30: only the part
+			// named file is the document; a file under another name
+			// (document, logo) still counts as a file for code 36.
+			if name != "file" || q.file != nil {
 				// Only the count of further files matters (code 36).
 				n, err := io.Copy(io.Discard, io.LimitReader(part, drain+1))
 				if err != nil {

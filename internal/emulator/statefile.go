@@ -5,115 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"sort"
-	"time"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
 )
 
-// stateVersion is the format of the state file this emulator writes. A
-// file of an older version is read through its own types and migrated
-// (loadState); a newer one is refused.
-const stateVersion = 1
-
-// The state file's types. They are the file format, kept apart from the
-// in-memory types (model.go) so that renaming a field in memory cannot
-// change what users' saved files mean; a change to the format is a new
-// version with a migration from the old one. Version 1 is the format the
-// emulator has written since the state file first existed.
-type (
-	// savedState is what -state keeps across restarts: every account's
-	// folders and upload counts and every collection. Accounts themselves
-	// (keys, plans, readers, templates, feeds) always come from the fixture.
-	savedState struct {
-		Version     int                     `json:"version"`
-		Seq         int64                   `json:"seq"`
-		Accounts    map[string]savedAccount `json:"accounts"`
-		Collections []savedCollection       `json:"collections"`
-		// Seeded lists the fixture collections the state already took in,
-		// so that a collection added to the fixture later still appears
-		// while one deleted or republished through the API does not come
-		// back.
-		Seeded []string `json:"seededFromFixture"`
-	}
-	savedAccount struct {
-		// Folders maps engine.FolderKey(path) to the path as first created.
-		Folders map[string]string `json:"folders"`
-		// Uploads counts flipbook.add uploads per month ("2006-01").
-		Uploads map[string]int `json:"uploads"`
-	}
-	savedCollection struct {
-		Seq           int64             `json:"seq"`
-		Hash          string            `json:"collectionHash"`
-		APIKey        string            `json:"apiKey"`
-		Kind          string            `json:"kind"`
-		Title         string            `json:"title"`
-		Description   string            `json:"description"`
-		Status        string            `json:"status"`
-		Private       bool              `json:"private"`
-		Password      bool              `json:"password"`
-		Deleted       bool              `json:"deleted,omitempty"`
-		Folder        string            `json:"folder,omitempty"`
-		Sections      string            `json:"sections,omitempty"`
-		Layout        [][]string        `json:"layout,omitempty"`
-		CreatedAt     time.Time         `json:"createdAt"`
-		ReadyAt       time.Time         `json:"readyAt"`
-		PublishedAt   time.Time         `json:"publishedAt"`
-		GenFailed     bool              `json:"generationFailed,omitempty"`
-		Items         []savedItem       `json:"items"`
-		Settings      map[string]any    `json:"settings,omitempty"`
-		Background    bool              `json:"backgroundImage"`
-		BackgroundHex string            `json:"backgroundColor"`
-		Transparent   bool              `json:"transparentBackground"`
-		LogoImage     string            `json:"logoImage,omitempty"`
-		LogoURL       string            `json:"logoUrl,omitempty"`
-		Permissions   []savedPermission `json:"permissions"`
-		Stats         *savedStats       `json:"stats,omitempty"`
-		Package       *savedPackage     `json:"package,omitempty"`
-	}
-	savedItem struct {
-		Hash        string    `json:"flipbookHash"`
-		Title       string    `json:"title"`
-		Description string    `json:"description"`
-		PageCount   int       `json:"pageCount"`
-		Extension   string    `json:"extension"`
-		ReadyAt     time.Time `json:"readyAt"`
-		Failed      bool      `json:"conversionFailed,omitempty"`
-	}
-	savedPermission struct {
-		Type  string `json:"type"`
-		Email string `json:"email,omitempty"`
-		Group string `json:"group,omitempty"`
-	}
-	savedStats struct {
-		Views     int64 `json:"views"`
-		TimeSpent int64 `json:"time_spent"`
-		Downloads int64 `json:"downloads"`
-	}
-	savedPackage struct {
-		ReadyAt time.Time `json:"readyAt"`
-		Failed  bool      `json:"failed,omitempty"`
-	}
-)
-
-// readState reads a state file of any version this emulator knows, migrated
-// to the current one.
-func readState(b []byte) (savedState, error) {
-	var head struct {
-		Version int `json:"version"`
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		return savedState{}, err
-	}
-	switch head.Version {
-	case 1:
-		var st savedState
-		err := json.Unmarshal(b, &st)
-		return st, err
-	}
-	return savedState{}, fmt.Errorf("version %d, want %d (a newer emulator wrote it)", head.Version, stateVersion)
-}
+// The state file's format and its reading are the store's (package store,
+// statefile.go); writing it to disk is the emulator's.
 
 // loadState replaces the fixture's collections by the saved ones when the
 // state file exists, keeping only fixture collections the state has never
@@ -126,137 +25,12 @@ func (e *Emulator) loadState() error {
 	if err != nil {
 		return fmt.Errorf("state file: %w", err)
 	}
-	st, err := readState(b)
+	st, err := store.ReadState(b)
 	if err != nil {
 		return fmt.Errorf("state file %s: %w", e.state, err)
 	}
-	e.store.restore(st)
+	e.store.Restore(st)
 	return nil
-}
-
-// restore takes in a saved state (New only).
-func (s *store) restore(st savedState) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for key, saved := range st.Accounts {
-		if a := s.accounts[key]; a != nil {
-			if saved.Folders != nil {
-				a.folders = saved.Folders
-			}
-			if saved.Uploads != nil {
-				a.uploads = saved.Uploads
-			}
-		}
-	}
-	fromFixture := s.cols
-	s.cols = map[string]*collection{}
-	seen := map[string]bool{}
-	for _, h := range st.Seeded {
-		seen[h] = true
-	}
-	for _, sc := range st.Collections {
-		if s.accounts[sc.APIKey] == nil {
-			continue
-		}
-		c := sc.collection()
-		s.cols[c.Hash] = c
-	}
-	s.seq = st.Seq
-	for h, c := range fromFixture {
-		if !seen[h] && s.cols[h] == nil {
-			s.insert(c)
-		}
-		s.seeded[h] = true
-	}
-	for h := range seen {
-		s.seeded[h] = true
-	}
-}
-
-// saved is the store as the state file keeps it, and the version of the
-// store it shows; ok is false, and nothing is copied, when the store has not
-// changed since version since.
-func (s *store) saved(since uint64) (st savedState, version uint64, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.version <= since {
-		return savedState{}, 0, false
-	}
-	return s.savedLocked(), s.version, true
-}
-
-// savedState is the store as the state file keeps it.
-func (s *store) savedState() savedState {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.savedLocked()
-}
-
-// savedLocked is savedState; callers hold s.mu.
-func (s *store) savedLocked() savedState {
-	st := savedState{Version: stateVersion, Seq: s.seq, Accounts: map[string]savedAccount{}, Collections: []savedCollection{}, Seeded: []string{}}
-	for key, a := range s.accounts {
-		st.Accounts[key] = savedAccount{Folders: maps.Clone(a.folders), Uploads: maps.Clone(a.uploads)}
-	}
-	for _, c := range s.sorted() {
-		st.Collections = append(st.Collections, savedCollectionOf(c))
-	}
-	for h := range s.seeded {
-		st.Seeded = append(st.Seeded, h)
-	}
-	sort.Strings(st.Seeded)
-	return st
-}
-
-func savedCollectionOf(c *collection) savedCollection {
-	sc := savedCollection{
-		Seq: c.Seq, Hash: c.Hash, APIKey: c.APIKey, Kind: c.Kind, Title: c.Title, Description: c.Description,
-		Status: c.Status, Private: c.Private, Password: c.Password, Deleted: c.Deleted, Folder: c.Folder,
-		Sections: c.Sections, Layout: c.Layout, CreatedAt: c.CreatedAt, ReadyAt: c.ReadyAt, PublishedAt: c.PublishedAt,
-		GenFailed: c.GenFailed, Settings: c.Settings, Background: c.Background, BackgroundHex: c.BackgroundHex,
-		Transparent: c.Transparent, LogoImage: c.LogoImage, LogoURL: c.LogoURL, Permissions: []savedPermission{},
-	}
-	for _, it := range c.Items {
-		sc.Items = append(sc.Items, savedItem(*it))
-	}
-	for _, p := range c.Permissions {
-		sc.Permissions = append(sc.Permissions, savedPermission(p))
-	}
-	if c.Stats != nil {
-		st := savedStats(*c.Stats)
-		sc.Stats = &st
-	}
-	if c.Package != nil {
-		p := savedPackage(*c.Package)
-		sc.Package = &p
-	}
-	return sc
-}
-
-func (sc savedCollection) collection() *collection {
-	c := &collection{
-		Seq: sc.Seq, Hash: sc.Hash, APIKey: sc.APIKey, Kind: sc.Kind, Title: sc.Title, Description: sc.Description,
-		Status: sc.Status, Private: sc.Private, Password: sc.Password, Deleted: sc.Deleted, Folder: sc.Folder,
-		Sections: sc.Sections, Layout: sc.Layout, CreatedAt: sc.CreatedAt, ReadyAt: sc.ReadyAt, PublishedAt: sc.PublishedAt,
-		GenFailed: sc.GenFailed, Settings: sc.Settings, Background: sc.Background, BackgroundHex: sc.BackgroundHex,
-		Transparent: sc.Transparent, LogoImage: sc.LogoImage, LogoURL: sc.LogoURL, Permissions: []permission{},
-	}
-	for _, it := range sc.Items {
-		v := item(it)
-		c.Items = append(c.Items, &v)
-	}
-	for _, p := range sc.Permissions {
-		c.Permissions = append(c.Permissions, permission(p))
-	}
-	if sc.Stats != nil {
-		st := FlipbookStatsFixture(*sc.Stats)
-		c.Stats = &st
-	}
-	if sc.Package != nil {
-		p := htmlPackage(*sc.Package)
-		c.Package = &p
-	}
-	return c
 }
 
 // persist writes the state file when something changed since the last
@@ -269,7 +43,7 @@ func (e *Emulator) persist() {
 	}
 	e.persistMu.Lock()
 	defer e.persistMu.Unlock()
-	st, v, changed := e.store.saved(e.written)
+	st, v, changed := e.store.Saved(e.written)
 	if !changed {
 		return
 	}

@@ -45,7 +45,7 @@ func TestStateFileVersion1RoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := json.MarshalIndent(e.store.savedState(), "", "  ")
+	got, err := json.MarshalIndent(e.store.SavedState(), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}

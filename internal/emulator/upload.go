@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,11 +11,14 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/pdfcpu/pdfcpu/pkg/api"
 	"github.com/pdfcpu/pdfcpu/pkg/pdfcpu/model"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/store"
 )
 
 var pdfcpuOnce sync.Once
@@ -143,7 +147,7 @@ func imageKind(b []byte) string {
 // deprecated there).
 func (c *call) setLogo() reply {
 	e, q := c.e, c.q
-	if _, code := e.store.collectionOf(c.key(), q.get("collectionHash")); code != 0 {
+	if _, code := e.store.CollectionOf(c.key(), q.get("collectionHash")); code != 0 {
 		return fail(code)
 	}
 	up, bad := c.uploadFile()
@@ -161,30 +165,37 @@ func (c *call) setLogo() reply {
 		u := q.get("logoUrl")
 		logoURL = &u
 	}
-	col, code := e.store.setLogo(c.key(), q.get("collectionHash"), "logo-"+newHash()+"."+kind, logoURL)
+	col, code := e.store.SetLogo(c.key(), q.get("collectionHash"), "logo-"+store.NewHash()+"."+kind, logoURL)
 	if code != 0 {
 		return fail(code)
 	}
 	return ok(e.renderCollection(&col, now, c.base))
 }
 
-// countPages counts a PDF's pages with pdfcpu; an unreadable PDF is an
-// invalid file (45).
-func countPages(f *os.File) (int, error) {
+// pdfInfo is what flipbook.add reads from a PDF: its pages and the title
+// and subject of its document information, "" where it has none.
+type pdfInfo struct {
+	pages          int
+	title, subject string
+}
+
+// readPDF reads a PDF with pdfcpu; an unreadable PDF is an invalid file
+// (45).
+func readPDF(f *os.File) (pdfInfo, error) {
 	pdfcpuOnce.Do(api.DisableConfigDir)
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return 0, err
+		return pdfInfo{}, err
 	}
 	conf := model.NewDefaultConfiguration()
 	conf.ValidationMode = model.ValidationRelaxed
-	n, err := api.PageCount(f, conf)
+	ctx, err := api.ReadAndValidate(f, conf)
 	if err != nil {
-		return 0, err
+		return pdfInfo{}, fmt.Errorf("page count: %w", err)
 	}
-	if n < 1 {
-		return 0, errors.New("the document has no pages")
+	if ctx.PageCount < 1 {
+		return pdfInfo{}, errors.New("the document has no pages")
 	}
-	return n, nil
+	return pdfInfo{pages: ctx.PageCount, title: strings.TrimSpace(ctx.Title), subject: strings.TrimSpace(ctx.Subject)}, nil
 }
 
 // addFlipbook checks, in order: collection 46/43, monthly quota 33, file
@@ -193,7 +204,7 @@ func countPages(f *os.File) (int, error) {
 func (c *call) addFlipbook() reply {
 	e, q := c.e, c.q
 	a := c.acct
-	if code := e.store.checkUpload(a, q.get("collectionHash"), e.now()); code != 0 {
+	if code := e.store.CheckUpload(a, q.get("collectionHash"), e.now()); code != 0 {
 		return fail(code)
 	}
 	up, bad := c.uploadFile()
@@ -204,7 +215,8 @@ func (c *call) addFlipbook() reply {
 	if !bytes.HasPrefix(head(up.f, 5), []byte("%PDF-")) {
 		return reply{code: codeInvalidFileFormat, data: obj{{"message", "Only PDF documents can be added"}}}
 	}
-	pages, err := countPages(up.f)
+	info, err := readPDF(up.f)
+	pages := info.pages
 	if err != nil {
 		return reply{code: codeInvalidFileFormat, data: obj{{"message", "The PDF document could not be read: " + err.Error()}}}
 	}
@@ -215,23 +227,28 @@ func (c *call) addFlipbook() reply {
 	if name == "" {
 		name = "document"
 	}
+	// title: "default extracted from the document"; description: "default
+	// filled from the document". The PDF's document information gives
+	// both where it has them (Title, Subject); the file name stands in
+	// otherwise (README, "Where the spec is silent").
 	title, desc := q.get("title"), q.get("description")
 	if title == "" {
-		title = name
+		title = cmp.Or(info.title, name)
 	}
 	if desc == "" {
-		desc = "Converted from " + name + ".pdf"
+		desc = cmp.Or(info.subject, "Converted from "+name+".pdf")
 	}
 	now := e.now().UTC()
-	it := &item{Hash: newHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(e.convDelay),
+	convDelay := e.w().convDelay
+	it := &store.Item{Hash: store.NewHash(), Title: title, Description: desc, PageCount: pages, Extension: "pdf", ReadyAt: now.Add(convDelay),
 		Failed: c.failConv}
-	col, code := e.store.addDocument(a, q.get("collectionHash"), now, it)
+	col, code := e.store.AddDocument(a, q.get("collectionHash"), now, it)
 	if code != 0 {
 		return fail(code)
 	}
 	status := "PROCESSING"
-	if e.convDelay == 0 {
-		status = col.convertStatus(col.item(it.Hash), now)
+	if convDelay == 0 {
+		status = col.ConvertStatus(col.Item(it.Hash), now)
 	}
 	return ok(obj{
 		{"flipbookHash", it.Hash},

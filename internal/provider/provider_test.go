@@ -15,8 +15,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
+	"github.com/flipbook/terraform-provider-flipbook/flipbooktest"
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
+	"github.com/flipbook/terraform-provider-flipbook/internal/flipbooktestbridge"
 )
 
 // TestMain pins terraform-plugin-testing to the local terraform binary: no
@@ -71,13 +73,8 @@ func newTestEmulator(t *testing.T, fixture *emulator.Fixture) *testEmulator {
 	if fixture == nil {
 		fixture = testFixture(t)
 	}
-	delay := testGenerationDelay
-	srv, err := emulator.Start(emulator.Options{Fixture: fixture, GenerationDelay: &delay})
-	if err != nil {
-		t.Fatalf("starting emulator: %v", err)
-	}
-	t.Cleanup(srv.Close)
-	return &testEmulator{Server: srv, apiKey: fixture.Accounts[0].APIKey, secret: fixture.Accounts[0].Secret}
+	srv := flipbooktest.NewServer(t, flipbooktest.WithGenerationDelay(testGenerationDelay), flipbooktestbridge.WithFixture(fixture))
+	return &testEmulator{Server: flipbooktestbridge.Server(srv), apiKey: fixture.Accounts[0].APIKey, secret: fixture.Accounts[0].Secret}
 }
 
 // newDemoEmulator runs the emulator's demo fixture, for the tests that prove

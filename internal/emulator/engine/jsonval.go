@@ -24,35 +24,47 @@ const (
 // decodeJSON decodes one JSON value, keeping numbers as json.Number so that
 // integers and decimals can be told apart, and rejecting trailing data and
 // objects that repeat a field (which encoding/json would resolve silently,
-// last one winning). root names the value in a duplicateField's path.
+// last one winning). root names the value in an error's path.
 //
-// It runs in time and memory linear in len(raw): the input is bounded by
-// MaxJSONBytes, nesting by MaxJSONDepth, and field paths are only spelled
-// out for an error. A valid document is read by scanJSON in one pass; any
-// other is read again by encoding/json's streaming decoder, whose errors
-// are the ones reported.
+// One reader does it, in a single pass, in time and memory linear in
+// len(raw): the input is bounded by MaxJSONBytes, nesting by MaxJSONDepth,
+// strings and numbers are taken from raw without copying where they can be,
+// and field paths are only spelled out for an error. It stops at the first
+// problem in document order. For a syntax error it borrows the wording of
+// encoding/json (syntaxError), which reads nothing past that error.
 func decodeJSON(raw, root string) (any, error) {
 	if len(raw) > MaxJSONBytes {
 		return nil, &limitExceeded{path: root, what: fmt.Sprintf("is %d bytes long; the emulator reads at most %d", len(raw), MaxJSONBytes)}
 	}
-	if v, ok := scanJSON(raw); ok {
-		return v, nil
-	}
-	return decodeJSONStream(raw, root)
-}
-
-// decodeJSONStream is decodeJSON read token by token with encoding/json.
-func decodeJSONStream(raw, root string) (any, error) {
-	dec := json.NewDecoder(strings.NewReader(raw))
-	dec.UseNumber()
-	v, err := readValue(dec, &jsonPath{name: root}, 0)
+	r := jsonReader{s: raw, root: root}
+	v, err := r.value(0)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("unexpected data after the JSON value")
+	r.space()
+	if r.i != len(r.s) {
+		return nil, errTrailingData
 	}
 	return v, nil
+}
+
+var errTrailingData = errors.New("unexpected data after the JSON value")
+
+// syntaxError words the syntax error of raw as encoding/json's decoder
+// does ("unexpected EOF", "invalid character ']' looking for beginning of
+// value"); raw's first value is well formed when it finds none, so what
+// follows it is the fault.
+func syntaxError(raw string) error {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	var skip json.RawMessage
+	err := dec.Decode(&skip)
+	switch {
+	case err == io.EOF:
+		return io.ErrUnexpectedEOF
+	case err != nil:
+		return err
+	}
+	return errTrailingData
 }
 
 // duplicateField reports an object field given more than once.
@@ -65,83 +77,243 @@ type limitExceeded struct{ path, what string }
 
 func (l *limitExceeded) Error() string { return l.path + ": " + l.what }
 
-// jsonPath is where a value sits in the document, kept as a chain so that
-// the string (which grows with depth and key lengths) is built only when an
-// error names it.
-type jsonPath struct {
-	parent *jsonPath
-	name   string // field name, or the root's name
-	index  int    // array index, when isIndex
-	isIdx  bool
+// pathSeg is one step of the path to a value: a field name, or an array
+// index when isIdx.
+type pathSeg struct {
+	name  string
+	index int
+	isIdx bool
 }
 
-func (p *jsonPath) String() string {
-	if p.parent == nil {
-		return p.name
-	}
-	if p.isIdx {
-		return index(p.parent.String(), p.index)
-	}
-	return field(p.parent.String(), p.name)
+// jsonReader is decodeJSON's reader: objects come out as map[string]any,
+// arrays as []any, numbers as json.Number, then strings, booleans and nil.
+type jsonReader struct {
+	s    string
+	i    int
+	root string
+	// path leads from the root to the value being read; a stack, so that
+	// reading allocates nothing for it and the string is built only when
+	// an error names it.
+	path []pathSeg
 }
 
-// token reads the next token of a value that has not ended yet.
-func token(dec *json.Decoder) (json.Token, error) {
-	tok, err := dec.Token()
-	if err == io.EOF {
-		err = io.ErrUnexpectedEOF
+// pathString spells out the path of the value being read.
+func (r *jsonReader) pathString() string {
+	p := r.root
+	for _, s := range r.path {
+		if s.isIdx {
+			p = index(p, s.index)
+		} else {
+			p = field(p, s.name)
+		}
 	}
-	return tok, err
+	return p
 }
 
-// readValue reads the value at path; depth counts the arrays and objects
+// fail is the error of the reader stopping at r.i: a syntax error, worded
+// by encoding/json.
+func (r *jsonReader) fail() error { return syntaxError(r.s) }
+
+func (r *jsonReader) space() {
+	for r.i < len(r.s) {
+		switch r.s[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+// next skips white space and reports the next byte, 0 at the end.
+func (r *jsonReader) next() byte {
+	r.space()
+	return r.peek()
+}
+
+func (r *jsonReader) peek() byte {
+	if r.i >= len(r.s) {
+		return 0
+	}
+	return r.s[r.i]
+}
+
+// value reads the value at path; depth counts the arrays and objects
 // around it.
-func readValue(dec *json.Decoder, path *jsonPath, depth int) (any, error) {
-	tok, err := token(dec)
-	if err != nil {
-		return nil, err
-	}
-	if tok == json.Delim('{') || tok == json.Delim('[') {
+func (r *jsonReader) value(depth int) (any, error) {
+	switch c := r.next(); {
+	case c == '{' || c == '[':
 		if depth >= MaxJSONDepth {
-			root := path
-			for root.parent != nil {
-				root = root.parent
-			}
-			return nil, &limitExceeded{path: root.name, what: fmt.Sprintf("is nested more than %d arrays and objects deep; the emulator reads at most %d", MaxJSONDepth, MaxJSONDepth)}
+			return nil, &limitExceeded{path: r.root, what: fmt.Sprintf("is nested more than %d arrays and objects deep; the emulator reads at most %d", MaxJSONDepth, MaxJSONDepth)}
+		}
+		if c == '{' {
+			return r.object(depth)
+		}
+		return r.array(depth)
+	case c == '"':
+		s, ok := r.str()
+		if !ok {
+			return nil, r.fail()
+		}
+		return s, nil
+	case c == 't':
+		return true, r.literal("true")
+	case c == 'f':
+		return false, r.literal("false")
+	case c == 'n':
+		return nil, r.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return r.number()
+	}
+	return nil, r.fail()
+}
+
+func (r *jsonReader) object(depth int) (any, error) {
+	r.i++ // {
+	m := map[string]any{}
+	if r.next() == '}' {
+		r.i++
+		return m, nil
+	}
+	for {
+		if r.next() != '"' {
+			return nil, r.fail()
+		}
+		k, ok := r.str()
+		if !ok {
+			return nil, r.fail()
+		}
+		r.path = append(r.path, pathSeg{name: k})
+		if _, dup := m[k]; dup {
+			return nil, &duplicateField{path: r.pathString()}
+		}
+		if r.next() != ':' {
+			return nil, r.fail()
+		}
+		r.i++
+		v, err := r.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		r.path = r.path[:len(r.path)-1]
+		m[k] = v
+		switch r.next() {
+		case ',':
+			r.i++
+		case '}':
+			r.i++
+			return m, nil
+		default:
+			return nil, r.fail()
 		}
 	}
-	switch tok {
-	case json.Delim('{'):
-		m := map[string]any{}
-		for dec.More() {
-			kt, err := token(dec)
-			if err != nil {
-				return nil, err
-			}
-			key, _ := kt.(string) // the decoder only yields string keys here
-			kpath := &jsonPath{parent: path, name: key}
-			if _, dup := m[key]; dup {
-				return nil, &duplicateField{path: kpath.String()}
-			}
-			if m[key], err = readValue(dec, kpath, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		_, err = token(dec)
-		return m, err
-	case json.Delim('['):
-		a := []any{}
-		for dec.More() {
-			v, err := readValue(dec, &jsonPath{parent: path, index: len(a), isIdx: true}, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			a = append(a, v)
-		}
-		_, err = token(dec)
-		return a, err
+}
+
+func (r *jsonReader) array(depth int) (any, error) {
+	r.i++ // [
+	a := []any{}
+	if r.next() == ']' {
+		r.i++
+		return a, nil
 	}
-	return tok, nil
+	for {
+		r.path = append(r.path, pathSeg{index: len(a), isIdx: true})
+		v, err := r.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		r.path = r.path[:len(r.path)-1]
+		a = append(a, v)
+		switch r.next() {
+		case ',':
+			r.i++
+		case ']':
+			r.i++
+			return a, nil
+		default:
+			return nil, r.fail()
+		}
+	}
+}
+
+// str reads a string. Plain ASCII without escapes is a slice of raw; any
+// other string is decoded by encoding/json, so that escapes, surrogates and
+// invalid UTF-8 come out exactly as encoding/json gives them.
+func (r *jsonReader) str() (string, bool) {
+	start := r.i
+	plain := true
+	for j := start + 1; j < len(r.s); j++ {
+		switch c := r.s[j]; {
+		case c == '"':
+			r.i = j + 1
+			if plain {
+				return r.s[start+1 : j], true
+			}
+			var out string
+			if err := json.Unmarshal([]byte(r.s[start:j+1]), &out); err != nil {
+				return "", false
+			}
+			return out, true
+		case c == '\\':
+			plain = false
+			j++ // the escaped byte, which may be a quote
+		case c < 0x20:
+			return "", false
+		case c >= 0x80:
+			plain = false
+		}
+	}
+	return "", false
+}
+
+func (r *jsonReader) literal(word string) error {
+	if len(r.s)-r.i < len(word) || r.s[r.i:r.i+len(word)] != word {
+		return r.fail()
+	}
+	r.i += len(word)
+	return nil
+}
+
+// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? as a
+// json.Number.
+func (r *jsonReader) number() (any, error) {
+	start := r.i
+	if r.peek() == '-' {
+		r.i++
+	}
+	switch c := r.peek(); {
+	case c == '0':
+		r.i++
+	case c >= '1' && c <= '9':
+		r.digits()
+	default:
+		return nil, r.fail()
+	}
+	if r.peek() == '.' {
+		r.i++
+		if !r.digits() {
+			return nil, r.fail()
+		}
+	}
+	if c := r.peek(); c == 'e' || c == 'E' {
+		r.i++
+		if c := r.peek(); c == '+' || c == '-' {
+			r.i++
+		}
+		if !r.digits() {
+			return nil, r.fail()
+		}
+	}
+	return json.Number(r.s[start:r.i]), nil
+}
+
+// digits reads one or more decimal digits.
+func (r *jsonReader) digits() bool {
+	start := r.i
+	for r.i < len(r.s) && r.s[r.i] >= '0' && r.s[r.i] <= '9' {
+		r.i++
+	}
+	return r.i > start
 }
 
 // checker collects validation errors, each prefixed by its field path; past

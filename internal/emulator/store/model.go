@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"crypto/rand"
@@ -9,9 +9,9 @@ import (
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator/engine"
 )
 
-// account is one API key's workspace: the fixture's records plus what the
+// Account is one API key's workspace: the fixture's records plus what the
 // API changes.
-type account struct {
+type Account struct {
 	fx        *AccountFixture
 	templates map[string]engine.Template
 	feeds     map[string]engine.Feed
@@ -25,20 +25,42 @@ type account struct {
 	uploads map[string]int
 }
 
-func (a *account) Template(hash string) (engine.Template, bool) {
+// Fixture is the account's fixture record: keys, plan, readers, groups,
+// templates, feeds. It never changes; do not change it.
+func (a *Account) Fixture() *AccountFixture { return a.fx }
+
+// Reader is the workspace reader with that e-mail address (any case).
+func (a *Account) Reader(email string) (ReaderFixture, bool) {
+	r, ok := a.readers[strings.ToLower(email)]
+	return r, ok
+}
+
+// HasGroup reports whether the workspace has that group.
+func (a *Account) HasGroup(name string) bool { return a.groups[name] }
+
+// HasSSOGroup reports whether the workspace has that SSO group.
+func (a *Account) HasSSOGroup(name string) bool { return a.ssoGroups[name] }
+
+// Quota is the account's monthly flipbook.add quota.
+func (a *Account) Quota() int { return a.quota }
+
+// Template is a template of the account by hash.
+func (a *Account) Template(hash string) (engine.Template, bool) {
 	t, ok := a.templates[hash]
 	return t, ok
 }
 
-func (a *account) Feed(hash string) (engine.Feed, bool) {
+// Feed is a product feed of the account by hash.
+func (a *Account) Feed(hash string) (engine.Feed, bool) {
 	f, ok := a.feeds[hash]
 	return f, ok
 }
 
-// collection is the stored record; what the API shows is computed from it
-// and the clock (see render.go), so no goroutine runs per job. It is never
-// serialised as it is: the state file has its own types (statefile.go).
-type collection struct {
+// Collection is the stored record; what the API shows is computed from it
+// and the clock (package emulator, render.go), so no goroutine runs per
+// job. It is never serialised as it is: the state file has its own types
+// (statefile.go).
+type Collection struct {
 	Seq           int64
 	Hash          string
 	APIKey        string
@@ -56,19 +78,19 @@ type collection struct {
 	ReadyAt       time.Time // generation end; zero for fixture collections
 	PublishedAt   time.Time
 	GenFailed     bool
-	Items         []*item
+	Items         []*Item
 	Settings      map[string]any // fixture overrides
 	Background    bool
 	BackgroundHex string
 	Transparent   bool
 	LogoImage     string
 	LogoURL       string
-	Permissions   []permission
+	Permissions   []Permission
 	Stats         *FlipbookStatsFixture
-	Package       *htmlPackage
+	Package       *Package
 }
 
-type item struct {
+type Item struct {
 	Hash        string
 	Title       string
 	Description string
@@ -78,13 +100,13 @@ type item struct {
 	Failed      bool      // the conversion_failed fault: FAILED at ReadyAt
 }
 
-type permission struct {
+type Permission struct {
 	Type  string
 	Email string
 	Group string
 }
 
-type htmlPackage struct {
+type Package struct {
 	ReadyAt time.Time
 	Failed  bool // the package_failed fault: FAILED at ReadyAt
 }
@@ -94,26 +116,15 @@ type packageToken struct {
 	expires time.Time
 }
 
-// Notification is an e-mail collection.setPermissions would have sent
-// because an entry had notifyViaEmail true.
-type Notification struct {
-	APIKey         string    `json:"apiKey"`
-	CollectionHash string    `json:"collectionHash"`
-	Email          string    `json:"email"` // the recipient
-	Type           string    `json:"type"`  // the entry's type
-	Group          string    `json:"group,omitempty"`
-	Time           time.Time `json:"time"`
-}
-
-func newAccount(fx *AccountFixture, now time.Time) *account {
-	a := &account{
+func newAccount(fx *AccountFixture, now time.Time) *Account {
+	a := &Account{
 		fx:        fx,
 		templates: map[string]engine.Template{},
 		feeds:     map[string]engine.Feed{},
 		readers:   map[string]ReaderFixture{},
 		groups:    map[string]bool{},
 		ssoGroups: map[string]bool{},
-		quota:     defaultUploadsPerMonth,
+		quota:     DefaultUploadsPerMonth,
 		folders:   map[string]string{},
 		uploads:   map[string]int{},
 	}
@@ -121,7 +132,7 @@ func newAccount(fx *AccountFixture, now time.Time) *account {
 		a.quota = *fx.UploadsPerMonth
 	}
 	if fx.UploadsThisMonth > 0 {
-		a.uploads[monthOf(now)] = fx.UploadsThisMonth
+		a.uploads[MonthOf(now)] = fx.UploadsThisMonth
 	}
 	for _, t := range fx.Templates {
 		a.templates[t.TemplateHash] = engine.Template{Hash: t.TemplateHash, Pages: t.Pages, Layers: t.Layers, ProductsPerPage: t.ProductsPerPage}
@@ -149,8 +160,8 @@ func newAccount(fx *AccountFixture, now time.Time) *account {
 	return a
 }
 
-// newHash is a fresh random identifier, 16 lower-case hex digits.
-func newHash() string {
+// NewHash is a fresh random identifier, 16 lower-case hex digits.
+func NewHash() string {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		panic(err) // crypto/rand does not fail on supported platforms
@@ -158,24 +169,24 @@ func newHash() string {
 	return hex.EncodeToString(b[:])
 }
 
-func monthOf(t time.Time) string { return t.UTC().Format("2006-01") }
+func MonthOf(t time.Time) string { return t.UTC().Format("2006-01") }
 
-// processing reports whether the collection's generation is still running.
-func (c *collection) processing(now time.Time) bool {
+// Processing reports whether the collection's generation is still running.
+func (c *Collection) Processing(now time.Time) bool {
 	return !c.ReadyAt.IsZero() && now.Before(c.ReadyAt)
 }
 
-// status is collectionStatus as the API shows it now.
-func (c *collection) status(now time.Time) string {
-	if c.processing(now) {
+// StatusAt is collectionStatus as the API shows it at now.
+func (c *Collection) StatusAt(now time.Time) string {
+	if c.Processing(now) {
 		return "processing"
 	}
 	return c.Status
 }
 
-func (c *collection) flipbookStatus(now time.Time) string {
+func (c *Collection) FlipbookStatus(now time.Time) string {
 	switch {
-	case c.processing(now):
+	case c.Processing(now):
 		return "processing"
 	case c.GenFailed:
 		return "failed"
@@ -192,14 +203,14 @@ func (c *collection) flipbookStatus(now time.Time) string {
 	return status
 }
 
-// convertStatus is an item's convertStatus now: FAILED when the generation
+// ConvertStatus is an item's convertStatus now: FAILED when the generation
 // failed, PROCESSING until its generation or conversion ends, then FAILED
 // when the conversion_failed fault hit its upload.
-func (c *collection) convertStatus(it *item, now time.Time) string {
+func (c *Collection) ConvertStatus(it *Item, now time.Time) string {
 	switch {
 	case c.GenFailed:
 		return "FAILED"
-	case c.processing(now), now.Before(it.ReadyAt):
+	case c.Processing(now), now.Before(it.ReadyAt):
 		return "PROCESSING"
 	case it.Failed:
 		return "FAILED"
@@ -207,26 +218,27 @@ func (c *collection) convertStatus(it *item, now time.Time) string {
 	return "COMPLETE"
 }
 
-// visibleItems are the items the API shows: none while generating.
-func (c *collection) visibleItems(now time.Time) []*item {
-	if c.processing(now) {
+// VisibleItems are the items whose pages count (and the player draws):
+// none while generating.
+func (c *Collection) VisibleItems(now time.Time) []*Item {
+	if c.Processing(now) {
 		return nil
 	}
 	return c.Items
 }
 
-func (c *collection) pageCount(now time.Time) int {
+func (c *Collection) PageCountAt(now time.Time) int {
 	n := 0
 	if c.GenFailed {
 		return 0
 	}
-	for _, it := range c.visibleItems(now) {
+	for _, it := range c.VisibleItems(now) {
 		n += it.PageCount
 	}
 	return n
 }
 
-func (c *collection) item(hash string) *item {
+func (c *Collection) Item(hash string) *Item {
 	for _, it := range c.Items {
 		if it.Hash == hash {
 			return it
@@ -235,21 +247,21 @@ func (c *collection) item(hash string) *item {
 	return nil
 }
 
-// published is true for the states the spec calls published.
-func published(status string) bool {
+// Published is true for the states the spec calls published.
+func Published(status string) bool {
 	return status == "public" || status == "unlisted" || status == "published"
 }
 
-// clone is a copy of c that shares nothing mutable with it, for use outside
+// Clone is a copy of c that shares nothing mutable with it, for use outside
 // the store's lock.
-func (c *collection) clone() collection {
+func (c *Collection) Clone() Collection {
 	cp := *c
-	cp.Items = make([]*item, len(c.Items))
+	cp.Items = make([]*Item, len(c.Items))
 	for i, it := range c.Items {
 		v := *it
 		cp.Items[i] = &v
 	}
-	cp.Permissions = append([]permission{}, c.Permissions...)
+	cp.Permissions = append([]Permission{}, c.Permissions...)
 	if c.Package != nil {
 		p := *c.Package
 		cp.Package = &p

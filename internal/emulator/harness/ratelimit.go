@@ -1,6 +1,12 @@
-package emulator
+package harness
 
 import "time"
+
+// The spec's codes for a spent budget.
+const (
+	CodeRatePerSecond = 31 // "Requests per second limit exceeded"
+	CodeRatePerMinute = 32 // "Requests per minute limit exceeded"
+)
 
 // rateLimiter holds the times of one API key's accepted requests in the
 // last second and the last minute. A request is refused when the window
@@ -27,10 +33,10 @@ func window(times []time.Time, now time.Time, d time.Duration, limit int) ([]tim
 func (rl *rateLimiter) take(now time.Time, perSecond, perMinute int) int {
 	var fits bool
 	if rl.second, fits = window(rl.second, now, time.Second, perSecond); !fits {
-		return codeRatePerSecond
+		return CodeRatePerSecond
 	}
 	if rl.minute, fits = window(rl.minute, now, time.Minute, perMinute); !fits {
-		return codeRatePerMinute
+		return CodeRatePerMinute
 	}
 	if perSecond > 0 {
 		rl.second = append(rl.second, now)
@@ -39,15 +45,4 @@ func (rl *rateLimiter) take(now time.Time, perSecond, perMinute int) int {
 		rl.minute = append(rl.minute, now)
 	}
 	return 0
-}
-
-// takeRate spends one request of the key's budget: 31 or 32 when it is
-// spent (Limits.RequestsPerSecond and RequestsPerMinute of the fixture; the
-// spec gives no numbers), 0 otherwise.
-func (e *Emulator) takeRate(key string) int {
-	perSec, perMin := e.fx.Limits.RequestsPerSecond, e.fx.Limits.RequestsPerMinute
-	if perSec == 0 && perMin == 0 {
-		return 0
-	}
-	return e.store.takeRate(key, e.now(), perSec, perMin)
 }

@@ -1,4 +1,4 @@
-package emulator
+package store
 
 import (
 	"bytes"
@@ -244,7 +244,7 @@ func lineCol(b []byte, off int64) (int, int) {
 
 // inlineColumns records the column order of inline products, which a Go
 // map forgets: the order of first appearance in the fixture text.
-func (f *Fixture) inlineColumns(b []byte) {
+func (f *Fixture) InlineColumns(b []byte) {
 	var doc struct {
 		Accounts []struct {
 			Feeds []struct {
