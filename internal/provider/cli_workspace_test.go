@@ -34,7 +34,9 @@ var cliProvider struct {
 func cliProviderDir(t *testing.T) string {
 	t.Helper()
 	cliProvider.once.Do(func() {
-		cliProvider.dir, cliProvider.err = os.MkdirTemp("", "flipbook-cli-provider-")
+		// Shared by every test of the binary (t.TempDir would go with the
+		// first test); TestMain removes it.
+		cliProvider.dir, cliProvider.err = os.MkdirTemp("", "flipbook-cli-provider-") //nolint:usetesting // see above
 		if cliProvider.err != nil {
 			return
 		}
@@ -43,7 +45,7 @@ func cliProviderDir(t *testing.T) string {
 			cliProvider.err = err
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(cliProvider.dir, "terraform-provider-flipbook"), ".")
+		cmd := exec.Command("go", "build", "-o", filepath.Join(cliProvider.dir, "terraform-provider-flipbook"), ".") //nolint:gosec // G204: the test builds the repository's own provider
 		cmd.Dir = root
 		cliProvider.out, cliProvider.err = cmd.CombinedOutput()
 	})

@@ -419,7 +419,7 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 				target.ValueString(), hash, target.ValueString(), hash))
 		}
 		plan.ID = target
-		plan.collectionAttrsModel.unknown()
+		plan.unknown()
 		var configTitle types.String
 		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("title"), &configTitle)...)
 		if configTitle.IsNull() {
@@ -454,7 +454,7 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("status"))
 	case state.Status.ValueString() == apiclient.CollectionProcessing:
 		// An interrupted create left it generating: Update waits for it.
-		plan.collectionAttrsModel.unknown()
+		plan.unknown()
 	default:
 		// Nothing the service holds changes: keep what the state knows, so
 		// that nothing downstream waits for apply.
