@@ -45,7 +45,7 @@ type resourceBase struct {
 func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + b.typeSuffix
 	// Publishing issues a collection a new final hash, and every resource on
-	// it moves there in place (collection_gone.go): its identity changes.
+	// it moves there in place (collection_refused_or_moved.go): its identity changes.
 	resp.ResourceBehavior.MutableIdentity = true
 }
 

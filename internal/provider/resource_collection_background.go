@@ -111,7 +111,7 @@ func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.Re
 }
 
 // ModifyPlan lets a collection published under a new hash be followed there
-// in place (collection_gone.go).
+// in place (collection_refused_or_moved.go).
 func (r *collectionBackgroundResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !planAttached(ctx, req, resp, "its background setting") {
 		return

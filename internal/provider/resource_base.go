@@ -32,7 +32,7 @@ func collectionIDAttribute() schema.StringAttribute {
 
 // collectionHashAttribute is the collection a resource is attached to. The
 // API cannot move a setting or a document to another collection, so a new
-// hash replaces the resource, unless the old hash is gone (collection_gone.go).
+// hash replaces the resource, unless the old hash is gone (collection_refused_or_moved.go).
 func collectionHashAttribute(description string) schema.StringAttribute {
 	return schema.StringAttribute{
 		MarkdownDescription: description + " Changing it replaces the resource, except after the collection was " +
@@ -55,7 +55,7 @@ type collectionRead struct {
 // done is the Read path every resource on a collection shares, once its call
 // has answered err: nil goes on (false) and forgets any earlier refusal.
 // Codes 46 and 43 keep the state as it was, with a warning, and are
-// remembered for the plan (collection_gone.go). Any other error is an error.
+// remembered for the plan (collection_refused_or_moved.go). Any other error is an error.
 func (rd collectionRead) done(ctx context.Context, resp *resource.ReadResponse, err error) bool {
 	switch {
 	case err == nil:
