@@ -123,6 +123,3 @@ func (b *resourceBase) importIDFromIdentity(ctx context.Context, req *resource.I
 	req.ID = b.identity.importID(values)
 	return true
 }
-
-// typeName is the full resource type name, for diagnostics.
-func (b *resourceBase) typeName() string { return "flipbook_" + b.typeSuffix }

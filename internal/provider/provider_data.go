@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
@@ -32,25 +31,6 @@ func clientFrom(data any, diags *diag.Diagnostics) *apiclient.Client {
 		return nil
 	}
 	return pd.client
-}
-
-// resourceBase gives a resource its client and its identity (identity.go);
-// embed it and set typeSuffix and identity.
-type resourceBase struct {
-	typeSuffix string
-	identity   identityKind
-	client     *apiclient.Client
-}
-
-func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + b.typeSuffix
-	// Publishing issues a collection a new final hash, and every resource on
-	// it moves there in place (collection_refused_or_moved.go): its identity changes.
-	resp.ResourceBehavior.MutableIdentity = true
-}
-
-func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	b.client = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // dataSourceBase is resourceBase for data sources.

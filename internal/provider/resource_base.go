@@ -107,3 +107,25 @@ func importCollectionHash(ctx context.Context, typeName string, req resource.Imp
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("collection_hash"), req.ID)...)
 	markImporting(ctx, resp.Private, &resp.Diagnostics)
 }
+
+// resourceBase gives a resource its client and its identity (identity.go);
+// embed it and set typeSuffix and identity.
+type resourceBase struct {
+	typeSuffix string
+	identity   identityKind
+	client     *apiclient.Client
+}
+
+func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.typeSuffix
+	// Publishing issues a collection a new final hash, and every resource on
+	// it moves there in place (collection_refused_or_moved.go): its identity changes.
+	resp.ResourceBehavior.MutableIdentity = true
+}
+
+func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	b.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// typeName is the full resource type name, for diagnostics.
+func (b *resourceBase) typeName() string { return "flipbook_" + b.typeSuffix }

@@ -35,13 +35,10 @@ func newCollectionPermissionsResource() resource.Resource {
 	return &collectionPermissionsResource{resourceBase{typeSuffix: "collection_permissions", identity: attachedIdentity}}
 }
 
-// Defaults of the timeouts block: a collection that is still publishing
-// answers 38, and the resource waits for it this long.
-const (
-	defaultPermissionsTimeout = 10 * time.Minute
-	inProgressFirstWait       = time.Second
-	inProgressMaxWait         = 15 * time.Second
-)
+// defaultPermissionsTimeout is the default of the timeouts block: a
+// collection that is still publishing answers 38, and the resource waits for
+// it this long.
+const defaultPermissionsTimeout = 10 * time.Minute
 
 type collectionPermissionsResource struct {
 	resourceBase
@@ -54,14 +51,6 @@ type collectionPermissionsModel struct {
 	Permissions    types.Set      `tfsdk:"permissions"`
 	Skipped        types.Set      `tfsdk:"skipped_permissions"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
-}
-
-// permissionAttrTypes is one access row in Terraform: shared by the resource
-// and the flipbook_permissions data source.
-var permissionAttrTypes = map[string]attr.Type{
-	"type":  types.StringType,
-	"email": types.StringType,
-	"group": types.StringType,
 }
 
 const permissionsRulesMarkdown = "Rules checked at plan time, as the spec states them: every entry has the same `type`; " +
@@ -181,76 +170,6 @@ func addPermissionProblems(diags *diag.Diagnostics, problems []permissionProblem
 		}
 		diags.AddAttributeError(at, "Invalid Permission", p.Detail)
 	}
-}
-
-// entriesFromSet reads the permissions set; elems[i] is entries[i]'s
-// Terraform value, for attribute paths.
-func entriesFromSet(set types.Set, diags *diag.Diagnostics) ([]permissionEntry, []attr.Value) {
-	elems := set.Elements()
-	entries := make([]permissionEntry, 0, len(elems))
-	for _, el := range elems {
-		obj, ok := el.(types.Object)
-		if !ok {
-			diags.AddError("Unexpected Permission Value", fmt.Sprintf("Expected an object, got %T. This is a bug in the provider; please report it.", el))
-			return nil, nil
-		}
-		var e permissionEntry
-		for name, v := range obj.Attributes() {
-			s, ok := v.(types.String)
-			if !ok {
-				diags.AddError("Unexpected Permission Value", fmt.Sprintf("Expected a string for %s, got %T. This is a bug in the provider; please report it.", name, v))
-				return nil, nil
-			}
-			if s.IsUnknown() {
-				e.Unknown = true
-				continue
-			}
-			if s.IsNull() {
-				continue
-			}
-			switch name {
-			case "type":
-				e.Type, e.HasType = s.ValueString(), true
-			case "email":
-				e.Email, e.HasEmail = s.ValueString(), true
-			case "group":
-				e.Group, e.HasGroup = s.ValueString(), true
-			}
-		}
-		entries = append(entries, e)
-	}
-	return entries, elems
-}
-
-// permissionObjects converts entries to Terraform objects.
-func permissionObjects(entries []permissionEntry, diags *diag.Diagnostics) []attr.Value {
-	out := make([]attr.Value, 0, len(entries))
-	opt := func(s string, has bool) types.String {
-		if !has {
-			return types.StringNull()
-		}
-		return types.StringValue(s)
-	}
-	for _, e := range entries {
-		obj, d := types.ObjectValue(permissionAttrTypes, map[string]attr.Value{
-			"type":  types.StringValue(e.Type),
-			"email": opt(e.Email, e.HasEmail),
-			"group": opt(e.Group, e.HasGroup),
-		})
-		diags.Append(d...)
-		out = append(out, obj)
-	}
-	return out
-}
-
-func setFromEntries(entries []permissionEntry, diags *diag.Diagnostics) types.Set {
-	s, d := types.SetValue(types.ObjectType{AttrTypes: permissionAttrTypes}, permissionObjects(entries, diags))
-	diags.Append(d...)
-	return s
-}
-
-func emptyPermissionsSet() types.Set {
-	return types.SetValueMust(types.ObjectType{AttrTypes: permissionAttrTypes}, []attr.Value{})
 }
 
 // replacingKey is the private-state key of a create plan: the collection
@@ -502,30 +421,6 @@ func (r *collectionPermissionsResource) setPermissions(ctx context.Context, hash
 		return err
 	})
 	return saved, err
-}
-
-// retryWhileInProgress repeats call while it fails with code 38 (the
-// collection is still being generated or published), with growing pauses,
-// until ctx ends.
-func retryWhileInProgress(ctx context.Context, doing, hash string, call func() error) error {
-	wait := inProgressFirstWait
-	for attempt := 1; ; attempt++ {
-		err := call()
-		if err == nil || !apiclient.IsInProgress(err) {
-			return err
-		}
-		tflog.Info(ctx, "collection still in progress; waiting before trying again", map[string]any{
-			"operation": doing, "collection_hash": hash, "attempt": attempt, "wait": wait.String(),
-		})
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("%w (the collection was still in progress after %d attempts: %w)", ctx.Err(), attempt, err)
-		case <-t.C:
-		}
-		wait = min(2*wait, inProgressMaxWait)
-	}
 }
 
 // addPermissionsAPIError is addAPIError for collection.setPermissions: a
