@@ -20,7 +20,7 @@ var (
 )
 
 func newHTMLPackageEphemeral() ephemeral.EphemeralResource {
-	return &htmlPackageEphemeral{ephemeralBase{typeSuffix: "html_package"}}
+	return &htmlPackageEphemeral{ephemeralBase{objectBase{typeSuffix: "html_package"}}}
 }
 
 type htmlPackageEphemeral struct {

@@ -32,7 +32,7 @@ var (
 )
 
 func newCollectionPermissionsResource() resource.Resource {
-	return &collectionPermissionsResource{resourceBase{typeSuffix: "collection_permissions", identity: attachedIdentity}}
+	return &collectionPermissionsResource{resourceBase{objectBase: objectBase{typeSuffix: "collection_permissions"}, identity: attachedIdentity}}
 }
 
 // defaultPermissionsTimeout is the default of the timeouts block: a
@@ -231,63 +231,54 @@ func (r *collectionPermissionsResource) ModifyPlan(ctx context.Context, req reso
 }
 
 func (r *collectionPermissionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan collectionPermissionsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultPermissionsTimeout, &resp.Diagnostics)
-	defer cancel()
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	plan.ID = plan.CollectionHash
-	// The saved list is read first only when notifying: it decides who is
-	// e-mailed. Without notification the list is sent as it is: the same
-	// list sent again changes nothing and e-mails nobody.
-	if r.converge(ctx, &plan, plan.NotifyViaEmail.ValueBool(), "Error Setting Collection Permissions", &resp.Diagnostics) != converged {
-		// Nothing is stored, so nothing is tainted: the next apply reads
-		// and sends again.
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	createWith(ctx, &r.resourceBase, req, resp, func(plan *collectionPermissionsModel) {
+		ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultPermissionsTimeout, &resp.Diagnostics)
+		defer cancel()
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		plan.ID = plan.CollectionHash
+		// The saved list is read first only when notifying: it decides who is
+		// e-mailed. Without notification the list is sent as it is: the same
+		// list sent again changes nothing and e-mails nobody.
+		if r.converge(ctx, plan, plan.NotifyViaEmail.ValueBool(), "Error Setting Collection Permissions", &resp.Diagnostics) != converged {
+			// Nothing is stored, so nothing is tainted: the next apply reads
+			// and sends again.
+			return
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	})
 }
 
 func (r *collectionPermissionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state collectionPermissionsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if resp.Private != nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
-	}
-	plan.ID = plan.CollectionHash
-	if plan.Permissions.Equal(state.Permissions) && plan.CollectionHash.Equal(state.CollectionHash) {
-		// Only notify_via_email or timeouts changed: sending the same list
-		// again would change nothing but could email everyone.
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		return
-	}
-	ctx, cancel := withTimeout(ctx, plan.Timeouts.Update, defaultPermissionsTimeout, &resp.Diagnostics)
-	defer cancel()
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	// The planned collection is the target, whichever the state names
-	// (a collection moved to its new hash is updated in place): its saved
-	// list is read, and sent to only when it differs from the plan.
-	switch r.converge(ctx, &plan, true, "Error Updating Collection Permissions", &resp.Diagnostics) {
-	case converged, heldOther:
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	default:
-		// Nothing was saved: keep the prior state, not the plan the
-		// framework starts the new state from.
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	}
+	updateWith(ctx, &r.resourceBase, req, resp, func(plan, state *collectionPermissionsModel) {
+		if resp.Private != nil {
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+		}
+		plan.ID = plan.CollectionHash
+		if plan.Permissions.Equal(state.Permissions) && plan.CollectionHash.Equal(state.CollectionHash) {
+			// Only notify_via_email or timeouts changed: sending the same list
+			// again would change nothing but could email everyone.
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+			return
+		}
+		ctx, cancel := withTimeout(ctx, plan.Timeouts.Update, defaultPermissionsTimeout, &resp.Diagnostics)
+		defer cancel()
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		// The planned collection is the target, whichever the state names
+		// (a collection moved to its new hash is updated in place): its saved
+		// list is read, and sent to only when it differs from the plan.
+		switch r.converge(ctx, plan, true, "Error Updating Collection Permissions", &resp.Diagnostics) {
+		case converged, heldOther:
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+		default:
+			// Nothing was saved: keep the prior state, not the plan the
+			// framework starts the new state from.
+			resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+		}
+	})
 }
 
 // convergence is how converge ended.
@@ -438,47 +429,43 @@ func addPermissionsAPIError(diags *diag.Diagnostics, summary, doing string, err 
 }
 
 func (r *collectionPermissionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
-	var state collectionPermissionsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := state.CollectionHash.ValueString()
-	if hash == "" {
-		hash = state.ID.ValueString()
-	}
-	saved, err := r.client.GetPermissions(ctx, hash)
-	if apiclient.IsNotEligible(err) {
-		resp.Diagnostics.AddWarning("Collection No Longer Takes An Access List", fmt.Sprintf(
-			"Collection %s is no longer published, private and without a password, so it has no access list to manage; "+
-				"the list was removed from the state. Restore those settings and apply to set it again.", hash))
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if (collectionRead{hash: hash, what: "its access list", summary: "Error Reading Collection Permissions",
-		doing: "reading the access list of collection " + hash}).done(ctx, resp, err) {
-		return
-	}
-	var prior, skipped []permissionEntry
-	if !state.Permissions.IsNull() && !state.Permissions.IsUnknown() {
-		prior, _ = entriesFromSet(state.Permissions, &resp.Diagnostics)
-	}
-	if !state.Skipped.IsNull() && !state.Skipped.IsUnknown() {
-		skipped, _ = entriesFromSet(state.Skipped, &resp.Diagnostics)
-	}
-	list, stillSkipped := refreshedEntries(prior, skipped, saved)
-	state.ID = types.StringValue(hash)
-	state.CollectionHash = types.StringValue(hash)
-	state.Permissions = setFromEntries(list, &resp.Diagnostics)
-	state.Skipped = setFromEntries(stillSkipped, &resp.Diagnostics)
-	if resp.Private != nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readWith(ctx, &r.resourceBase, req, resp, func(state *collectionPermissionsModel) {
+		hash := state.CollectionHash.ValueString()
+		if hash == "" {
+			hash = state.ID.ValueString()
+		}
+		saved, err := r.client.GetPermissions(ctx, hash)
+		if apiclient.IsNotEligible(err) {
+			resp.Diagnostics.AddWarning("Collection No Longer Takes An Access List", fmt.Sprintf(
+				"Collection %s is no longer published, private and without a password, so it has no access list to manage; "+
+					"the list was removed from the state. Restore those settings and apply to set it again.", hash))
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		if (collectionRead{hash: hash, what: "its access list", summary: "Error Reading Collection Permissions",
+			doing: "reading the access list of collection " + hash}).done(ctx, resp, err) {
+			return
+		}
+		var prior, skipped []permissionEntry
+		if !state.Permissions.IsNull() && !state.Permissions.IsUnknown() {
+			prior, _ = entriesFromSet(state.Permissions, &resp.Diagnostics)
+		}
+		if !state.Skipped.IsNull() && !state.Skipped.IsUnknown() {
+			skipped, _ = entriesFromSet(state.Skipped, &resp.Diagnostics)
+		}
+		list, stillSkipped := refreshedEntries(prior, skipped, saved)
+		state.ID = types.StringValue(hash)
+		state.CollectionHash = types.StringValue(hash)
+		state.Permissions = setFromEntries(list, &resp.Diagnostics)
+		state.Skipped = setFromEntries(stillSkipped, &resp.Diagnostics)
+		if resp.Private != nil {
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+		}
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	})
 }
 
 func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -527,11 +514,4 @@ func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource
 	default:
 		addPermissionsAPIError(&resp.Diagnostics, "Error Removing Collection Permissions", "emptying the access list of collection "+hash, err)
 	}
-}
-
-func (r *collectionPermissionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
-		return
-	}
-	importCollectionHash(ctx, "flipbook_collection_permissions", req, resp)
 }
