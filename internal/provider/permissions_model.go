@@ -6,10 +6,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 // permissionEntry is one access row as plain Go values: the mapping and the

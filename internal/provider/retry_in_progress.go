@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 // This file is the wait every operation on a collection shares while the
