@@ -25,7 +25,7 @@ var (
 )
 
 func newHTMLPackageDownloadAction() action.Action {
-	return &htmlPackageDownloadAction{actionBase{typeSuffix: "html_package_download"}}
+	return &htmlPackageDownloadAction{actionBase{objectBase{typeSuffix: "html_package_download"}}}
 }
 
 // htmlPackageDownloadAction waits for a collection's offline HTML package

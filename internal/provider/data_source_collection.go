@@ -18,7 +18,7 @@ var (
 
 // newCollectionDataSource is flipbook_collection: collection.getCollection.
 func newCollectionDataSource() datasource.DataSource {
-	return &collectionDataSource{dataSourceBase{typeSuffix: "collection"}}
+	return &collectionDataSource{dataSourceBase{objectBase{typeSuffix: "collection"}}}
 }
 
 type collectionDataSource struct {

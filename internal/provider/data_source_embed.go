@@ -18,7 +18,7 @@ var (
 )
 
 func newEmbedDataSource() datasource.DataSource {
-	return &embedDataSource{dataSourceBase{typeSuffix: "embed"}}
+	return &embedDataSource{dataSourceBase{objectBase{typeSuffix: "embed"}}}
 }
 
 type embedDataSource struct {

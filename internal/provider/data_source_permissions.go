@@ -15,7 +15,7 @@ var (
 )
 
 func newPermissionsDataSource() datasource.DataSource {
-	return &permissionsDataSource{dataSourceBase{typeSuffix: "permissions"}}
+	return &permissionsDataSource{dataSourceBase{objectBase{typeSuffix: "permissions"}}}
 }
 
 type permissionsDataSource struct {

@@ -18,7 +18,7 @@ var (
 )
 
 func newStatsDataSource() datasource.DataSource {
-	return &statsDataSource{dataSourceBase{typeSuffix: "stats"}}
+	return &statsDataSource{dataSourceBase{objectBase{typeSuffix: "stats"}}}
 }
 
 type statsDataSource struct {

@@ -14,7 +14,7 @@ var (
 )
 
 func newUserStatsDataSource() datasource.DataSource {
-	return &userStatsDataSource{dataSourceBase{typeSuffix: "user_stats"}}
+	return &userStatsDataSource{dataSourceBase{objectBase{typeSuffix: "user_stats"}}}
 }
 
 type userStatsDataSource struct {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/ephemeral/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -21,12 +20,8 @@ var (
 )
 
 func newHTMLPackageEphemeral() ephemeral.EphemeralResource {
-	return &htmlPackageEphemeral{ephemeralBase{typeSuffix: "html_package"}}
+	return &htmlPackageEphemeral{ephemeralBase{objectBase{typeSuffix: "html_package"}}}
 }
-
-// defaultPackageTimeout bounds generation of the package when the timeouts
-// attribute does not.
-const defaultPackageTimeout = 5 * time.Minute
 
 type htmlPackageEphemeral struct {
 	ephemeralBase

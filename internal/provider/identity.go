@@ -16,8 +16,8 @@ import (
 // This file is the resource identity (Terraform 1.12+, OpenTofu 1.12+) of
 // every managed resource: the hashes the API finds an object by. Identity is
 // derived from the state alone, so a resource needs only to name its kind in
-// resourceBase and call setIdentity and importIDFromIdentity; older CLIs
-// ignore identity and keep importing by ID.
+// resourceBase; resource_base.go sets it after every operation and imports
+// by it. Older CLIs ignore identity and keep importing by ID.
 
 // identityAttr is one identity attribute and the state attribute whose value
 // it carries.
@@ -33,6 +33,9 @@ type identityAttr struct {
 type identityKind struct {
 	attrs    []identityAttr
 	importID func(values []string) string
+	// importState writes the state an import ID names; typeName is the
+	// resource's, for its errors.
+	importState func(ctx context.Context, typeName string, req resource.ImportStateRequest, resp *resource.ImportStateResponse)
 }
 
 const collectionHashIdentityDescription = "Hash of the collection."
@@ -40,15 +43,17 @@ const collectionHashIdentityDescription = "Hash of the collection."
 // attachedIdentity is the identity of a resource that configures an existing
 // collection (permissions, logo, background): the collection_hash argument.
 var attachedIdentity = identityKind{
-	attrs:    []identityAttr{{name: "collection_hash", description: collectionHashIdentityDescription, from: path.Root("collection_hash")}},
-	importID: func(v []string) string { return v[0] },
+	attrs:       []identityAttr{{name: "collection_hash", description: collectionHashIdentityDescription, from: path.Root("collection_hash")}},
+	importID:    func(v []string) string { return v[0] },
+	importState: importCollectionHash,
 }
 
 // generatedCollectionIdentity is the identity of a collection the resource
 // generates (template collection, catalog): its id is the collection hash.
 var generatedCollectionIdentity = identityKind{
-	attrs:    []identityAttr{{name: "collection_hash", description: collectionHashIdentityDescription, from: path.Root("id")}},
-	importID: func(v []string) string { return v[0] },
+	attrs:       []identityAttr{{name: "collection_hash", description: collectionHashIdentityDescription, from: path.Root("id")}},
+	importID:    func(v []string) string { return v[0] },
+	importState: importGeneratedCollection,
 }
 
 // documentIdentity is flipbook_document's: the API finds a flipbook only
@@ -59,7 +64,8 @@ var documentIdentity = identityKind{
 		{name: "collection_hash", description: "Hash of the collection the document was added to.", from: path.Root("collection_hash")},
 		{name: "flipbook_hash", description: "Hash of the flipbook the document became.", from: path.Root("id")},
 	},
-	importID: func(v []string) string { return v[0] + "/" + v[1] },
+	importID:    func(v []string) string { return v[0] + "/" + v[1] },
+	importState: importDocument,
 }
 
 // IdentitySchema makes every resource that embeds resourceBase a
@@ -72,11 +78,12 @@ func (b *resourceBase) IdentitySchema(_ context.Context, _ resource.IdentitySche
 	resp.IdentitySchema = identityschema.Schema{Attributes: attrs}
 }
 
-// setIdentity fills identity from state. Call it deferred at the top of
-// Create, Read and Update with the state that is final when they return
-// (for Read, the prior state: the hashes never change, and a resource Read
-// removes still needs its identity). A state without the hashes (a create
-// that failed before the service answered) leaves identity alone.
+// setIdentity fills identity from state. createWith, readWith and
+// updateWith (resource_base.go) defer it with the state that is final when
+// the operation returns (for Read, the prior state: the hashes never change,
+// and a resource Read removes still needs its identity). A state without the
+// hashes (a create that failed before the service answered) leaves identity
+// alone.
 func (b *resourceBase) setIdentity(ctx context.Context, state *tfsdk.State, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
 	if identity == nil || state == nil || state.Raw.IsNull() {
 		return
@@ -123,6 +130,3 @@ func (b *resourceBase) importIDFromIdentity(ctx context.Context, req *resource.I
 	req.ID = b.identity.importID(values)
 	return true
 }
-
-// typeName is the full resource type name, for diagnostics.
-func (b *resourceBase) typeName() string { return "flipbook_" + b.typeSuffix }

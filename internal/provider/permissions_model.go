@@ -6,6 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
@@ -381,4 +385,82 @@ func entriesOfSkipped(skipped []skippedPermission) []permissionEntry {
 		out = append(out, s.Entry)
 	}
 	return out
+}
+
+// permissionAttrTypes is one access row in Terraform: shared by the resource
+// and the flipbook_permissions data source.
+var permissionAttrTypes = map[string]attr.Type{
+	"type":  types.StringType,
+	"email": types.StringType,
+	"group": types.StringType,
+}
+
+// entriesFromSet reads the permissions set; elems[i] is entries[i]'s
+// Terraform value, for attribute paths.
+func entriesFromSet(set types.Set, diags *diag.Diagnostics) ([]permissionEntry, []attr.Value) {
+	elems := set.Elements()
+	entries := make([]permissionEntry, 0, len(elems))
+	for _, el := range elems {
+		obj, ok := el.(types.Object)
+		if !ok {
+			diags.AddError("Unexpected Permission Value", fmt.Sprintf("Expected an object, got %T. This is a bug in the provider; please report it.", el))
+			return nil, nil
+		}
+		var e permissionEntry
+		for name, v := range obj.Attributes() {
+			s, ok := v.(types.String)
+			if !ok {
+				diags.AddError("Unexpected Permission Value", fmt.Sprintf("Expected a string for %s, got %T. This is a bug in the provider; please report it.", name, v))
+				return nil, nil
+			}
+			if s.IsUnknown() {
+				e.Unknown = true
+				continue
+			}
+			if s.IsNull() {
+				continue
+			}
+			switch name {
+			case "type":
+				e.Type, e.HasType = s.ValueString(), true
+			case "email":
+				e.Email, e.HasEmail = s.ValueString(), true
+			case "group":
+				e.Group, e.HasGroup = s.ValueString(), true
+			}
+		}
+		entries = append(entries, e)
+	}
+	return entries, elems
+}
+
+// permissionObjects converts entries to Terraform objects.
+func permissionObjects(entries []permissionEntry, diags *diag.Diagnostics) []attr.Value {
+	out := make([]attr.Value, 0, len(entries))
+	opt := func(s string, has bool) types.String {
+		if !has {
+			return types.StringNull()
+		}
+		return types.StringValue(s)
+	}
+	for _, e := range entries {
+		obj, d := types.ObjectValue(permissionAttrTypes, map[string]attr.Value{
+			"type":  types.StringValue(e.Type),
+			"email": opt(e.Email, e.HasEmail),
+			"group": opt(e.Group, e.HasGroup),
+		})
+		diags.Append(d...)
+		out = append(out, obj)
+	}
+	return out
+}
+
+func setFromEntries(entries []permissionEntry, diags *diag.Diagnostics) types.Set {
+	s, d := types.SetValue(types.ObjectType{AttrTypes: permissionAttrTypes}, permissionObjects(entries, diags))
+	diags.Append(d...)
+	return s
+}
+
+func emptyPermissionsSet() types.Set {
+	return types.SetValueMust(types.ObjectType{AttrTypes: permissionAttrTypes}, []attr.Value{})
 }

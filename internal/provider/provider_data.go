@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
@@ -34,63 +33,50 @@ func clientFrom(data any, diags *diag.Diagnostics) *apiclient.Client {
 	return pd.client
 }
 
-// resourceBase gives a resource its client and its identity (identity.go);
-// embed it and set typeSuffix and identity.
-type resourceBase struct {
-	typeSuffix string
-	identity   identityKind
-	client     *apiclient.Client
-}
-
-func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + b.typeSuffix
-	// Publishing issues a collection a new final hash, and every resource on
-	// it moves there in place (collection_gone.go): its identity changes.
-	resp.ResourceBehavior.MutableIdentity = true
-}
-
-func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	b.client = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
-// dataSourceBase is resourceBase for data sources.
-type dataSourceBase struct {
+// objectBase is what the base of every kind of object holds: its type name
+// after the provider's, and the client Configure hands it. The kinds' bases
+// (resourceBase in resource_base.go, and the three below) embed it and add
+// the Metadata and Configure of their kind, whose request types differ.
+type objectBase struct {
 	typeSuffix string
 	client     *apiclient.Client
 }
+
+// typeNameIn is the object's type name in the provider named provider.
+func (b *objectBase) typeNameIn(provider string) string { return provider + "_" + b.typeSuffix }
+
+// configure takes the client from the provider data.
+func (b *objectBase) configure(data any, diags *diag.Diagnostics) { b.client = clientFrom(data, diags) }
+
+// dataSourceBase is objectBase for data sources.
+type dataSourceBase struct{ objectBase }
 
 func (b *dataSourceBase) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + b.typeSuffix
+	resp.TypeName = b.typeNameIn(req.ProviderTypeName)
 }
 
 func (b *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	b.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+	b.configure(req.ProviderData, &resp.Diagnostics)
 }
 
-// ephemeralBase is resourceBase for ephemeral resources.
-type ephemeralBase struct {
-	typeSuffix string
-	client     *apiclient.Client
-}
+// ephemeralBase is objectBase for ephemeral resources.
+type ephemeralBase struct{ objectBase }
 
 func (b *ephemeralBase) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + b.typeSuffix
+	resp.TypeName = b.typeNameIn(req.ProviderTypeName)
 }
 
 func (b *ephemeralBase) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	b.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+	b.configure(req.ProviderData, &resp.Diagnostics)
 }
 
-// actionBase is resourceBase for actions.
-type actionBase struct {
-	typeSuffix string
-	client     *apiclient.Client
-}
+// actionBase is objectBase for actions.
+type actionBase struct{ objectBase }
 
 func (b *actionBase) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_" + b.typeSuffix
+	resp.TypeName = b.typeNameIn(req.ProviderTypeName)
 }
 
 func (b *actionBase) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	b.client = clientFrom(req.ProviderData, &resp.Diagnostics)
+	b.configure(req.ProviderData, &resp.Diagnostics)
 }

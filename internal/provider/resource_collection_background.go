@@ -22,7 +22,7 @@ var (
 )
 
 func newCollectionBackgroundResource() resource.Resource {
-	return &collectionBackgroundResource{resourceBase{typeSuffix: "collection_background", identity: attachedIdentity}}
+	return &collectionBackgroundResource{resourceBase{objectBase: objectBase{typeSuffix: "collection_background"}, identity: attachedIdentity}}
 }
 
 type collectionBackgroundResource struct {
@@ -72,21 +72,17 @@ func (r *collectionBackgroundResource) Schema(_ context.Context, _ resource.Sche
 }
 
 func (r *collectionBackgroundResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan collectionBackgroundModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := plan.CollectionHash.ValueString()
-	col, err := r.client.DeleteBackgroundImage(ctx, hash, apiclient.ResponseFormat{})
-	if err != nil {
-		addCollectionAPIError(&resp.Diagnostics, "Error Removing Background Image", "removing the background image of collection "+hash, err)
-		return
-	}
-	plan.ID = types.StringValue(hash)
-	applyBackground(&plan, col)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	createWith(ctx, &r.resourceBase, req, resp, func(plan *collectionBackgroundModel) {
+		hash := plan.CollectionHash.ValueString()
+		col, err := r.client.DeleteBackgroundImage(ctx, hash, apiclient.ResponseFormat{})
+		if err != nil {
+			addCollectionAPIError(&resp.Diagnostics, "Error Removing Background Image", "removing the background image of collection "+hash, err)
+			return
+		}
+		plan.ID = types.StringValue(hash)
+		applyBackground(plan, col)
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	})
 }
 
 func applyBackground(m *collectionBackgroundModel, col *apiclient.Collection) {
@@ -111,7 +107,7 @@ func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.Re
 }
 
 // ModifyPlan lets a collection published under a new hash be followed there
-// in place (collection_gone.go).
+// in place (collection_refused_or_moved.go).
 func (r *collectionBackgroundResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !planAttached(ctx, req, resp, "its background setting") {
 		return
@@ -128,22 +124,18 @@ func (r *collectionBackgroundResource) ModifyPlan(ctx context.Context, req resou
 // it (every other input replaces): publishing keeps the player settings, so
 // the collection is read there and nothing is sent.
 func (r *collectionBackgroundResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan collectionBackgroundModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := plan.CollectionHash.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
-	if err != nil {
-		addCollectionAPIError(&resp.Diagnostics, "Error Reading Background", "reading collection "+hash, err)
-		return
-	}
-	plan.ID = plan.CollectionHash
-	applyBackground(&plan, col)
-	rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	updateWith(ctx, &r.resourceBase, req, resp, func(plan, _ *collectionBackgroundModel) {
+		hash := plan.CollectionHash.ValueString()
+		col, err := r.client.GetCollection(ctx, hash)
+		if err != nil {
+			addCollectionAPIError(&resp.Diagnostics, "Error Reading Background", "reading collection "+hash, err)
+			return
+		}
+		plan.ID = plan.CollectionHash
+		applyBackground(plan, col)
+		rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	})
 }
 
 func (r *collectionBackgroundResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -155,11 +147,4 @@ func (r *collectionBackgroundResource) Delete(ctx context.Context, req resource.
 	resp.Diagnostics.AddWarning("Background Image Not Restored", destroyKeepsDetail("set a background image", fmt.Sprintf(
 		"collection %s keeps showing no background image. Set one in the Flipbook web application if it should show one again.",
 		state.CollectionHash.ValueString())))
-}
-
-func (r *collectionBackgroundResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
-		return
-	}
-	importCollectionHash(ctx, "flipbook_collection_background", req, resp)
 }

@@ -24,7 +24,7 @@ var (
 )
 
 func newCollectionLogoResource() resource.Resource {
-	return &collectionLogoResource{resourceBase{typeSuffix: "collection_logo", identity: attachedIdentity}}
+	return &collectionLogoResource{resourceBase{objectBase: objectBase{typeSuffix: "collection_logo"}, identity: attachedIdentity}}
 }
 
 // privateAppliedLogo is the private-state key holding the logoImage this
@@ -157,42 +157,33 @@ func appliedLogo(ctx context.Context, p privateGetter, diags *diag.Diagnostics) 
 }
 
 func (r *collectionLogoResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan collectionLogoModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if r.setLogo(ctx, &plan, &resp.Diagnostics) {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
-	}
+	createWith(ctx, &r.resourceBase, req, resp, func(plan *collectionLogoModel) {
+		if r.setLogo(ctx, plan, &resp.Diagnostics) {
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+			r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
+		}
+	})
 }
 
 func (r *collectionLogoResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state collectionLogoModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if moved, done := r.followMove(ctx, &plan, state, resp); done {
-		if moved {
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	updateWith(ctx, &r.resourceBase, req, resp, func(plan, state *collectionLogoModel) {
+		if moved, done := r.followMove(ctx, plan, *state, resp); done {
+			if moved {
+				resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+				r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
+				rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+			}
+			return
+		}
+		if r.setLogo(ctx, plan, &resp.Diagnostics) {
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 			r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
 			rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+			return
 		}
-		return
-	}
-	if r.setLogo(ctx, &plan, &resp.Diagnostics) {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
-		rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
-		return
-	}
-	// Nothing was set: keep the prior state rather than the plan.
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		// Nothing was set: keep the prior state rather than the plan.
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	})
 }
 
 // followMove handles an update that only follows the collection to the new
@@ -291,11 +282,4 @@ func (r *collectionLogoResource) Delete(ctx context.Context, req resource.Delete
 	resp.Diagnostics.AddWarning("Logo Left On Collection", destroyKeepsDetail("remove a logo", fmt.Sprintf(
 		"the logo of collection %s still shows in the player. Change it in the Flipbook web application if it should go.",
 		state.CollectionHash.ValueString())))
-}
-
-func (r *collectionLogoResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
-		return
-	}
-	importCollectionHash(ctx, "flipbook_collection_logo", req, resp)
 }

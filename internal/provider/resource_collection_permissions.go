@@ -32,16 +32,13 @@ var (
 )
 
 func newCollectionPermissionsResource() resource.Resource {
-	return &collectionPermissionsResource{resourceBase{typeSuffix: "collection_permissions", identity: attachedIdentity}}
+	return &collectionPermissionsResource{resourceBase{objectBase: objectBase{typeSuffix: "collection_permissions"}, identity: attachedIdentity}}
 }
 
-// Defaults of the timeouts block: a collection that is still publishing
-// answers 38, and the resource waits for it this long.
-const (
-	defaultPermissionsTimeout = 10 * time.Minute
-	inProgressFirstWait       = time.Second
-	inProgressMaxWait         = 15 * time.Second
-)
+// defaultPermissionsTimeout is the default of the timeouts block: a
+// collection that is still publishing answers 38, and the resource waits for
+// it this long.
+const defaultPermissionsTimeout = 10 * time.Minute
 
 type collectionPermissionsResource struct {
 	resourceBase
@@ -54,14 +51,6 @@ type collectionPermissionsModel struct {
 	Permissions    types.Set      `tfsdk:"permissions"`
 	Skipped        types.Set      `tfsdk:"skipped_permissions"`
 	Timeouts       timeouts.Value `tfsdk:"timeouts"`
-}
-
-// permissionAttrTypes is one access row in Terraform: shared by the resource
-// and the flipbook_permissions data source.
-var permissionAttrTypes = map[string]attr.Type{
-	"type":  types.StringType,
-	"email": types.StringType,
-	"group": types.StringType,
 }
 
 const permissionsRulesMarkdown = "Rules checked at plan time, as the spec states them: every entry has the same `type`; " +
@@ -183,76 +172,6 @@ func addPermissionProblems(diags *diag.Diagnostics, problems []permissionProblem
 	}
 }
 
-// entriesFromSet reads the permissions set; elems[i] is entries[i]'s
-// Terraform value, for attribute paths.
-func entriesFromSet(set types.Set, diags *diag.Diagnostics) ([]permissionEntry, []attr.Value) {
-	elems := set.Elements()
-	entries := make([]permissionEntry, 0, len(elems))
-	for _, el := range elems {
-		obj, ok := el.(types.Object)
-		if !ok {
-			diags.AddError("Unexpected Permission Value", fmt.Sprintf("Expected an object, got %T. This is a bug in the provider; please report it.", el))
-			return nil, nil
-		}
-		var e permissionEntry
-		for name, v := range obj.Attributes() {
-			s, ok := v.(types.String)
-			if !ok {
-				diags.AddError("Unexpected Permission Value", fmt.Sprintf("Expected a string for %s, got %T. This is a bug in the provider; please report it.", name, v))
-				return nil, nil
-			}
-			if s.IsUnknown() {
-				e.Unknown = true
-				continue
-			}
-			if s.IsNull() {
-				continue
-			}
-			switch name {
-			case "type":
-				e.Type, e.HasType = s.ValueString(), true
-			case "email":
-				e.Email, e.HasEmail = s.ValueString(), true
-			case "group":
-				e.Group, e.HasGroup = s.ValueString(), true
-			}
-		}
-		entries = append(entries, e)
-	}
-	return entries, elems
-}
-
-// permissionObjects converts entries to Terraform objects.
-func permissionObjects(entries []permissionEntry, diags *diag.Diagnostics) []attr.Value {
-	out := make([]attr.Value, 0, len(entries))
-	opt := func(s string, has bool) types.String {
-		if !has {
-			return types.StringNull()
-		}
-		return types.StringValue(s)
-	}
-	for _, e := range entries {
-		obj, d := types.ObjectValue(permissionAttrTypes, map[string]attr.Value{
-			"type":  types.StringValue(e.Type),
-			"email": opt(e.Email, e.HasEmail),
-			"group": opt(e.Group, e.HasGroup),
-		})
-		diags.Append(d...)
-		out = append(out, obj)
-	}
-	return out
-}
-
-func setFromEntries(entries []permissionEntry, diags *diag.Diagnostics) types.Set {
-	s, d := types.SetValue(types.ObjectType{AttrTypes: permissionAttrTypes}, permissionObjects(entries, diags))
-	diags.Append(d...)
-	return s
-}
-
-func emptyPermissionsSet() types.Set {
-	return types.SetValueMust(types.ObjectType{AttrTypes: permissionAttrTypes}, []attr.Value{})
-}
-
 // replacingKey is the private-state key of a create plan: the collection
 // whose list the create will set. Terraform replaces by destroying first
 // (for -replace, a taint, or a change that replaces), and the destroy half
@@ -312,63 +231,54 @@ func (r *collectionPermissionsResource) ModifyPlan(ctx context.Context, req reso
 }
 
 func (r *collectionPermissionsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan collectionPermissionsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultPermissionsTimeout, &resp.Diagnostics)
-	defer cancel()
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	plan.ID = plan.CollectionHash
-	// The saved list is read first only when notifying: it decides who is
-	// e-mailed. Without notification the list is sent as it is: the same
-	// list sent again changes nothing and e-mails nobody.
-	if r.converge(ctx, &plan, plan.NotifyViaEmail.ValueBool(), "Error Setting Collection Permissions", &resp.Diagnostics) != converged {
-		// Nothing is stored, so nothing is tainted: the next apply reads
-		// and sends again.
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	createWith(ctx, &r.resourceBase, req, resp, func(plan *collectionPermissionsModel) {
+		ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultPermissionsTimeout, &resp.Diagnostics)
+		defer cancel()
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		plan.ID = plan.CollectionHash
+		// The saved list is read first only when notifying: it decides who is
+		// e-mailed. Without notification the list is sent as it is: the same
+		// list sent again changes nothing and e-mails nobody.
+		if r.converge(ctx, plan, plan.NotifyViaEmail.ValueBool(), "Error Setting Collection Permissions", &resp.Diagnostics) != converged {
+			// Nothing is stored, so nothing is tainted: the next apply reads
+			// and sends again.
+			return
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	})
 }
 
 func (r *collectionPermissionsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state collectionPermissionsModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if resp.Private != nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
-	}
-	plan.ID = plan.CollectionHash
-	if plan.Permissions.Equal(state.Permissions) && plan.CollectionHash.Equal(state.CollectionHash) {
-		// Only notify_via_email or timeouts changed: sending the same list
-		// again would change nothing but could email everyone.
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		return
-	}
-	ctx, cancel := withTimeout(ctx, plan.Timeouts.Update, defaultPermissionsTimeout, &resp.Diagnostics)
-	defer cancel()
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	// The planned collection is the target, whichever the state names
-	// (a collection moved to its new hash is updated in place): its saved
-	// list is read, and sent to only when it differs from the plan.
-	switch r.converge(ctx, &plan, true, "Error Updating Collection Permissions", &resp.Diagnostics) {
-	case converged, heldOther:
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	default:
-		// Nothing was saved: keep the prior state, not the plan the
-		// framework starts the new state from.
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	}
+	updateWith(ctx, &r.resourceBase, req, resp, func(plan, state *collectionPermissionsModel) {
+		if resp.Private != nil {
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+		}
+		plan.ID = plan.CollectionHash
+		if plan.Permissions.Equal(state.Permissions) && plan.CollectionHash.Equal(state.CollectionHash) {
+			// Only notify_via_email or timeouts changed: sending the same list
+			// again would change nothing but could email everyone.
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+			return
+		}
+		ctx, cancel := withTimeout(ctx, plan.Timeouts.Update, defaultPermissionsTimeout, &resp.Diagnostics)
+		defer cancel()
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		// The planned collection is the target, whichever the state names
+		// (a collection moved to its new hash is updated in place): its saved
+		// list is read, and sent to only when it differs from the plan.
+		switch r.converge(ctx, plan, true, "Error Updating Collection Permissions", &resp.Diagnostics) {
+		case converged, heldOther:
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+		default:
+			// Nothing was saved: keep the prior state, not the plan the
+			// framework starts the new state from.
+			resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+		}
+	})
 }
 
 // convergence is how converge ended.
@@ -504,30 +414,6 @@ func (r *collectionPermissionsResource) setPermissions(ctx context.Context, hash
 	return saved, err
 }
 
-// retryWhileInProgress repeats call while it fails with code 38 (the
-// collection is still being generated or published), with growing pauses,
-// until ctx ends.
-func retryWhileInProgress(ctx context.Context, doing, hash string, call func() error) error {
-	wait := inProgressFirstWait
-	for attempt := 1; ; attempt++ {
-		err := call()
-		if err == nil || !apiclient.IsInProgress(err) {
-			return err
-		}
-		tflog.Info(ctx, "collection still in progress; waiting before trying again", map[string]any{
-			"operation": doing, "collection_hash": hash, "attempt": attempt, "wait": wait.String(),
-		})
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return fmt.Errorf("%w (the collection was still in progress after %d attempts: %w)", ctx.Err(), attempt, err)
-		case <-t.C:
-		}
-		wait = min(2*wait, inProgressMaxWait)
-	}
-}
-
 // addPermissionsAPIError is addAPIError for collection.setPermissions: a
 // refused list (40) is shown on permissions; a collection that cannot take
 // one (48), is gone or is not ours, on collection_hash.
@@ -543,47 +429,43 @@ func addPermissionsAPIError(diags *diag.Diagnostics, summary, doing string, err 
 }
 
 func (r *collectionPermissionsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.setIdentity(ctx, &req.State, resp.Identity, &resp.Diagnostics)
-	var state collectionPermissionsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := state.CollectionHash.ValueString()
-	if hash == "" {
-		hash = state.ID.ValueString()
-	}
-	saved, err := r.client.GetPermissions(ctx, hash)
-	if apiclient.IsNotEligible(err) {
-		resp.Diagnostics.AddWarning("Collection No Longer Takes An Access List", fmt.Sprintf(
-			"Collection %s is no longer published, private and without a password, so it has no access list to manage; "+
-				"the list was removed from the state. Restore those settings and apply to set it again.", hash))
-		resp.State.RemoveResource(ctx)
-		return
-	}
-	if (collectionRead{hash: hash, what: "its access list", summary: "Error Reading Collection Permissions",
-		doing: "reading the access list of collection " + hash}).done(ctx, resp, err) {
-		return
-	}
-	var prior, skipped []permissionEntry
-	if !state.Permissions.IsNull() && !state.Permissions.IsUnknown() {
-		prior, _ = entriesFromSet(state.Permissions, &resp.Diagnostics)
-	}
-	if !state.Skipped.IsNull() && !state.Skipped.IsUnknown() {
-		skipped, _ = entriesFromSet(state.Skipped, &resp.Diagnostics)
-	}
-	list, stillSkipped := refreshedEntries(prior, skipped, saved)
-	state.ID = types.StringValue(hash)
-	state.CollectionHash = types.StringValue(hash)
-	state.Permissions = setFromEntries(list, &resp.Diagnostics)
-	state.Skipped = setFromEntries(stillSkipped, &resp.Diagnostics)
-	if resp.Private != nil {
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	readWith(ctx, &r.resourceBase, req, resp, func(state *collectionPermissionsModel) {
+		hash := state.CollectionHash.ValueString()
+		if hash == "" {
+			hash = state.ID.ValueString()
+		}
+		saved, err := r.client.GetPermissions(ctx, hash)
+		if apiclient.IsNotEligible(err) {
+			resp.Diagnostics.AddWarning("Collection No Longer Takes An Access List", fmt.Sprintf(
+				"Collection %s is no longer published, private and without a password, so it has no access list to manage; "+
+					"the list was removed from the state. Restore those settings and apply to set it again.", hash))
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		if (collectionRead{hash: hash, what: "its access list", summary: "Error Reading Collection Permissions",
+			doing: "reading the access list of collection " + hash}).done(ctx, resp, err) {
+			return
+		}
+		var prior, skipped []permissionEntry
+		if !state.Permissions.IsNull() && !state.Permissions.IsUnknown() {
+			prior, _ = entriesFromSet(state.Permissions, &resp.Diagnostics)
+		}
+		if !state.Skipped.IsNull() && !state.Skipped.IsUnknown() {
+			skipped, _ = entriesFromSet(state.Skipped, &resp.Diagnostics)
+		}
+		list, stillSkipped := refreshedEntries(prior, skipped, saved)
+		state.ID = types.StringValue(hash)
+		state.CollectionHash = types.StringValue(hash)
+		state.Permissions = setFromEntries(list, &resp.Diagnostics)
+		state.Skipped = setFromEntries(stillSkipped, &resp.Diagnostics)
+		if resp.Private != nil {
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, replacingKey, nil)...)
+		}
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	})
 }
 
 func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -632,11 +514,4 @@ func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource
 	default:
 		addPermissionsAPIError(&resp.Diagnostics, "Error Removing Collection Permissions", "emptying the access list of collection "+hash, err)
 	}
-}
-
-func (r *collectionPermissionsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
-		return
-	}
-	importCollectionHash(ctx, "flipbook_collection_permissions", req, resp)
 }

@@ -30,7 +30,7 @@ var (
 )
 
 func newDocumentResource() resource.Resource {
-	return &documentResource{resourceBase{typeSuffix: "document", identity: documentIdentity}}
+	return &documentResource{resourceBase{objectBase: objectBase{typeSuffix: "document"}, identity: documentIdentity}}
 }
 
 // defaultConversionTimeout bounds upload plus conversion when the timeouts
@@ -208,88 +208,84 @@ func sourceReplacePaths(stateFile, stateURL, stateSHA, planFile, planURL, planSH
 }
 
 func (r *documentResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan documentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultConversionTimeout, &resp.Diagnostics)
-	defer cancel()
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	hash := plan.CollectionHash.ValueString()
-	in := apiclient.AddFlipbookInput{
-		CollectionHash: hash,
-		FileURL:        plan.FileURL.ValueString(),
-		Title:          plan.Title.ValueString(),
-		Description:    plan.Description.ValueString(),
-	}
-	var up *fileUpload
-	if !plan.File.IsNull() {
-		if up = openPlannedUpload(plan.File, plan.FileSHA256, documentFile, &resp.Diagnostics); up == nil {
+	createWith(ctx, &r.resourceBase, req, resp, func(plan *documentModel) {
+		ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultConversionTimeout, &resp.Diagnostics)
+		defer cancel()
+		if resp.Diagnostics.HasError() {
 			return
 		}
-		defer up.Close()
-		in.File = up.Upload
-	}
-	fb, err := r.client.AddFlipbook(ctx, in)
-	if err != nil {
-		r.addUploadError(ctx, &resp.Diagnostics, plan, err)
-		return
-	}
 
-	// From here the document exists: keep its id in state whatever happens.
-	plan.ID = types.StringValue(fb.FlipbookHash)
-	plan.Title = keepConfigured(plan.Title, fb.FlipbookTitle)
-	plan.Description = keepConfigured(plan.Description, fb.FlipbookDescription)
-	plan.PageCount = optionalInt(fb.FlipbookPageCount)
-	plan.Extension = types.StringValue(fb.Extension)
-	plan.ConvertStatus = types.StringValue(fb.ConvertStatus)
-	if up != nil {
-		recordSentSHA256(up, &plan.FileSHA256, fmt.Sprintf(
-			"Flipbook %s was created from what was sent and is marked for replacement; apply again.", fb.FlipbookHash), &resp.Diagnostics)
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
+		hash := plan.CollectionHash.ValueString()
+		in := apiclient.AddFlipbookInput{
+			CollectionHash: hash,
+			FileURL:        plan.FileURL.ValueString(),
+			Title:          plan.Title.ValueString(),
+			Description:    plan.Description.ValueString(),
+		}
+		var up *fileUpload
+		if !plan.File.IsNull() {
+			if up = openPlannedUpload(plan.File, plan.FileSHA256, documentFile, &resp.Diagnostics); up == nil {
+				return
+			}
+			defer up.Close()
+			in.File = up.Upload
+		}
+		fb, err := r.client.AddFlipbook(ctx, in)
+		if err != nil {
+			r.addUploadError(ctx, &resp.Diagnostics, *plan, err)
+			return
+		}
 
-	item, _, err := r.client.WaitForConversion(ctx, hash, fb.FlipbookHash, progressLogger(ctx))
-	if item != nil {
-		applyItem(&plan, item)
-	}
-	if waitCutShort(ctx, err) {
-		// A warning, not an error: Terraform taints a resource whose create
-		// fails, and the next apply would upload the document a second time.
-		why := "Terraform was interrupted (Ctrl-C)"
-		if errors.Is(err, context.DeadlineExceeded) {
-			why = "the create deadline (timeouts.create) passed"
+		// From here the document exists: keep its id in state whatever happens.
+		plan.ID = types.StringValue(fb.FlipbookHash)
+		plan.Title = keepConfigured(plan.Title, fb.FlipbookTitle)
+		plan.Description = keepConfigured(plan.Description, fb.FlipbookDescription)
+		plan.PageCount = optionalInt(fb.FlipbookPageCount)
+		plan.Extension = types.StringValue(fb.Extension)
+		plan.ConvertStatus = types.StringValue(fb.ConvertStatus)
+		if up != nil {
+			recordSentSHA256(up, &plan.FileSHA256, fmt.Sprintf(
+				"Flipbook %s was created from what was sent and is marked for replacement; apply again.", fb.FlipbookHash), &resp.Diagnostics)
 		}
-		resp.Diagnostics.AddWarning("Document Still Converting", fmt.Sprintf(
-			"%s while flipbook %s in collection %s was still converting; the conversion goes on in the service. The "+
-				"document is kept in the Terraform state with convert_status %q, not tainted. The next apply does not upload it "+
-				"again: it reads it, and if it is still converting it waits for it (an in-place update, within timeouts.create); "+
-				"if it finished, nothing changes; if the conversion failed, the plan says so and uploads it again (the failed "+
-				"flipbook stays in the collection).", why, fb.FlipbookHash, hash, plan.ConvertStatus.ValueString()))
-		err = nil
-	}
-	if err != nil {
-		var job *apiclient.JobFailedError
-		if errors.As(err, &job) {
-			plan.ConvertStatus = types.StringValue(apiclient.StatusFailed)
-			resp.Diagnostics.AddError("Document Conversion Failed", fmt.Sprintf(
-				"The service accepted the document as flipbook %s in collection %s, but its conversion failed (%v). "+
-					"The resource is tainted: the next apply replaces it (the failed flipbook stays in the collection; remove it "+
-					"in the web application).\n\n%s", fb.FlipbookHash, hash, err, apiErrorAdvice(err)))
-		} else {
-			addAPIError(&resp.Diagnostics, "Error Waiting For Document Conversion",
-				fmt.Sprintf("waiting for flipbook %s in collection %s to convert", fb.FlipbookHash, hash), err)
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+		if resp.Diagnostics.HasError() {
+			return
 		}
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+
+		item, _, err := r.client.WaitForConversion(ctx, hash, fb.FlipbookHash, progressLogger(ctx))
+		if item != nil {
+			applyItem(plan, item)
+		}
+		if waitCutShort(ctx, err) {
+			// A warning, not an error: Terraform taints a resource whose create
+			// fails, and the next apply would upload the document a second time.
+			why := "Terraform was interrupted (Ctrl-C)"
+			if errors.Is(err, context.DeadlineExceeded) {
+				why = "the create deadline (timeouts.create) passed"
+			}
+			resp.Diagnostics.AddWarning("Document Still Converting", fmt.Sprintf(
+				"%s while flipbook %s in collection %s was still converting; the conversion goes on in the service. The "+
+					"document is kept in the Terraform state with convert_status %q, not tainted. The next apply does not upload it "+
+					"again: it reads it, and if it is still converting it waits for it (an in-place update, within timeouts.create); "+
+					"if it finished, nothing changes; if the conversion failed, the plan says so and uploads it again (the failed "+
+					"flipbook stays in the collection).", why, fb.FlipbookHash, hash, plan.ConvertStatus.ValueString()))
+			err = nil
+		}
+		if err != nil {
+			var job *apiclient.JobFailedError
+			if errors.As(err, &job) {
+				plan.ConvertStatus = types.StringValue(apiclient.StatusFailed)
+				resp.Diagnostics.AddError("Document Conversion Failed", fmt.Sprintf(
+					"The service accepted the document as flipbook %s in collection %s, but its conversion failed (%v). "+
+						"The resource is tainted: the next apply replaces it (the failed flipbook stays in the collection; remove it "+
+						"in the web application).\n\n%s", fb.FlipbookHash, hash, err, apiErrorAdvice(err)))
+			} else {
+				addAPIError(&resp.Diagnostics, "Error Waiting For Document Conversion",
+					fmt.Sprintf("waiting for flipbook %s in collection %s to convert", fb.FlipbookHash, hash), err)
+			}
+		}
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	})
 }
 
 // keepConfigured keeps a configured value; otherwise takes the service's.
@@ -367,58 +363,53 @@ func (r *documentResource) Read(ctx context.Context, req resource.ReadRequest, r
 // new hash publishing gave it (the flipbook is looked up there), and to wait
 // for a conversion an interrupted create left running.
 func (r *documentResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state documentModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash, id := plan.CollectionHash.ValueString(), state.ID.ValueString()
-	state.File, state.FileURL, state.FileSHA256, state.Timeouts = plan.File, plan.FileURL, plan.FileSHA256, plan.Timeouts
-	switch {
-	case hash != state.CollectionHash.ValueString():
-		col, err := r.client.GetCollection(ctx, hash)
-		if err != nil {
-			addCollectionAPIError(&resp.Diagnostics, "Error Reading Document", fmt.Sprintf("reading collection %s for flipbook %s", hash, id), err)
-			return
-		}
-		var item *apiclient.CollectionItem
-		for i := range col.CollectionItems {
-			if col.CollectionItems[i].FlipbookHash == id {
-				item = &col.CollectionItems[i]
+	updateWith(ctx, &r.resourceBase, req, resp, func(plan, state *documentModel) {
+		hash, id := plan.CollectionHash.ValueString(), state.ID.ValueString()
+		state.File, state.FileURL, state.FileSHA256, state.Timeouts = plan.File, plan.FileURL, plan.FileSHA256, plan.Timeouts
+		switch {
+		case hash != state.CollectionHash.ValueString():
+			col, err := r.client.GetCollection(ctx, hash)
+			if err != nil {
+				addCollectionAPIError(&resp.Diagnostics, "Error Reading Document", fmt.Sprintf("reading collection %s for flipbook %s", hash, id), err)
+				return
 			}
-		}
-		if item == nil {
-			resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Document Not In The New Collection", fmt.Sprintf(
-				"Collection %s does not list flipbook %s, so this document cannot follow its collection there; nothing was "+
-					"uploaded. Check that collection_hash names the hash publishing gave collection %s. If the flipbook is gone, "+
-					"remove this resource block, apply, and add it back to upload the document again.", hash, id, state.CollectionHash.ValueString()))
+			var item *apiclient.CollectionItem
+			for i := range col.CollectionItems {
+				if col.CollectionItems[i].FlipbookHash == id {
+					item = &col.CollectionItems[i]
+				}
+			}
+			if item == nil {
+				resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Document Not In The New Collection", fmt.Sprintf(
+					"Collection %s does not list flipbook %s, so this document cannot follow its collection there; nothing was "+
+						"uploaded. Check that collection_hash names the hash publishing gave collection %s. If the flipbook is gone, "+
+						"remove this resource block, apply, and add it back to upload the document again.", hash, id, state.CollectionHash.ValueString()))
+				return
+			}
+			state.CollectionHash = plan.CollectionHash
+			applyItem(state, item)
+			rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+		case strings.EqualFold(state.ConvertStatus.ValueString(), apiclient.StatusProcessing):
+			ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultConversionTimeout, &resp.Diagnostics)
+			defer cancel()
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			item, _, err := r.client.WaitForConversion(ctx, hash, id, progressLogger(ctx))
+			if item != nil {
+				applyItem(state, item)
+			}
+			resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+			if err != nil {
+				// An update's error never taints: the document stays as it is.
+				addAPIError(&resp.Diagnostics, "Document Conversion Did Not Complete", fmt.Sprintf(
+					"waiting for flipbook %s in collection %s to convert (it stays in state; the next plan reads it again and "+
+						"waits, or uploads the document again if the conversion failed)", id, hash), err)
+			}
 			return
 		}
-		state.CollectionHash = plan.CollectionHash
-		applyItem(&state, item)
-		rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
-	case strings.EqualFold(state.ConvertStatus.ValueString(), apiclient.StatusProcessing):
-		ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultConversionTimeout, &resp.Diagnostics)
-		defer cancel()
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		item, _, err := r.client.WaitForConversion(ctx, hash, id, progressLogger(ctx))
-		if item != nil {
-			applyItem(&state, item)
-		}
-		resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-		if err != nil {
-			// An update's error never taints: the document stays as it is.
-			addAPIError(&resp.Diagnostics, "Document Conversion Did Not Complete", fmt.Sprintf(
-				"waiting for flipbook %s in collection %s to convert (it stays in state; the next plan reads it again and "+
-					"waits, or uploads the document again if the conversion failed)", id, hash), err)
-		}
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+	})
 }
 
 func (r *documentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -432,10 +423,9 @@ func (r *documentResource) Delete(ctx context.Context, req resource.DeleteReques
 		state.ID.ValueString(), state.CollectionHash.ValueString())))
 }
 
-func (r *documentResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
-		return
-	}
+// importDocument is the import of documentIdentity: the ID is
+// "<collection_hash>/<flipbook_hash>".
+func importDocument(ctx context.Context, _ string, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	collection, flipbook, ok := strings.Cut(req.ID, "/")
 	if !ok || collection == "" || flipbook == "" || strings.Contains(flipbook, "/") {
 		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf(

@@ -49,3 +49,7 @@ func withTimeout(ctx context.Context, timeout func(context.Context, time.Duratio
 	tflog.Debug(ctx, "operation deadline set", map[string]any{"timeout": limit.String()})
 	return context.WithTimeout(ctx, limit)
 }
+
+// defaultPackageTimeout bounds generation of the package when the timeouts
+// attribute does not.
+const defaultPackageTimeout = 5 * time.Minute

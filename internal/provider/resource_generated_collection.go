@@ -57,7 +57,7 @@ type collectionResource struct {
 }
 
 func newCollectionResource(kind collectionKind) resource.Resource {
-	return &collectionResource{resourceBase: resourceBase{typeSuffix: kind.typeSuffix, identity: generatedCollectionIdentity}, kind: kind}
+	return &collectionResource{resourceBase: resourceBase{objectBase: objectBase{typeSuffix: kind.typeSuffix}, identity: generatedCollectionIdentity}, kind: kind}
 }
 
 type collectionResourceModel struct {
@@ -161,74 +161,70 @@ func (r *collectionResource) Schema(ctx context.Context, _ resource.SchemaReques
 }
 
 func (r *collectionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan collectionResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if !plan.PublishedHash.IsNull() && !plan.PublishedHash.IsUnknown() {
-		r.adopt(ctx, &plan, resp)
-		return
-	}
-	plan.PublishedHash = types.StringNull()
-	ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultCreateTimeout, &resp.Diagnostics)
-	defer cancel()
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	hash, diags, err := r.kind.create(ctx, r.client, plan.Sections, plan.Title.ValueString(), plan.Folder.ValueString())
-	resp.Diagnostics.Append(diags...)
-	switch {
-	case apiclient.IsOutcomeUnknown(err):
-		addAPIError(&resp.Diagnostics, r.kind.title+" May Exist Without Being In State",
-			r.creating(plan.Title.ValueString(), plan.Folder.ValueString()), err)
-	case err != nil:
-		addGenerationError(&resp.Diagnostics, "Error Creating "+r.kind.title, "creating the "+r.kind.noun, err, r.kind.typeSuffix == "catalog")
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	// Record the hash before waiting: if the generation fails or the wait is
-	// cut short, Terraform keeps the collection instead of losing track of
-	// one that exists in the account.
-	plan.ID = types.StringValue(hash)
-	started := plan
-	started.nullUnknowns()
-	if started.Title.IsUnknown() {
-		started.Title = types.StringNull()
-	}
-	started.Status = types.StringValue(apiclient.CollectionProcessing)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx = tflog.SetField(ctx, "collection_hash", hash)
-	tflog.Info(ctx, "generation queued; waiting for it to finish")
-
-	col, err := r.client.WaitForGeneration(ctx, hash, progressLogger(ctx))
-	if waitCutShort(ctx, err) {
-		if col != nil {
-			resp.Diagnostics.Append(started.fillFrom(col)...)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
+	createWith(ctx, &r.resourceBase, req, resp, func(plan *collectionResourceModel) {
+		if !plan.PublishedHash.IsNull() && !plan.PublishedHash.IsUnknown() {
+			r.adopt(ctx, plan, resp)
+			return
 		}
-		resp.Diagnostics.AddWarning(r.kind.title+" Still Generating", r.cutShortDetail(hash, err))
-		return
-	}
-	if err != nil {
-		if col != nil {
-			resp.Diagnostics.Append(started.fillFrom(col)...)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
+		plan.PublishedHash = types.StringNull()
+		ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultCreateTimeout, &resp.Diagnostics)
+		defer cancel()
+		if resp.Diagnostics.HasError() {
+			return
 		}
-		addAPIError(&resp.Diagnostics, r.kind.title+" Generation Did Not Complete",
-			fmt.Sprintf("waiting for the generation of %s %s (it stays in state, tainted: the next apply generates a new "+
-				"one, and %s stays in the account)", r.kind.noun, hash, hash), err)
-		return
-	}
-	resp.Diagnostics.Append(plan.fillFrom(col)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+
+		hash, diags, err := r.kind.create(ctx, r.client, plan.Sections, plan.Title.ValueString(), plan.Folder.ValueString())
+		resp.Diagnostics.Append(diags...)
+		switch {
+		case apiclient.IsOutcomeUnknown(err):
+			addAPIError(&resp.Diagnostics, r.kind.title+" May Exist Without Being In State",
+				r.creating(plan.Title.ValueString(), plan.Folder.ValueString()), err)
+		case err != nil:
+			addGenerationError(&resp.Diagnostics, "Error Creating "+r.kind.title, "creating the "+r.kind.noun, err, r.kind.typeSuffix == "catalog")
+		}
+		if resp.Diagnostics.HasError() {
+			return
+		}
+
+		// Record the hash before waiting: if the generation fails or the wait is
+		// cut short, Terraform keeps the collection instead of losing track of
+		// one that exists in the account.
+		plan.ID = types.StringValue(hash)
+		started := *plan
+		started.nullUnknowns()
+		if started.Title.IsUnknown() {
+			started.Title = types.StringNull()
+		}
+		started.Status = types.StringValue(apiclient.CollectionProcessing)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		ctx = tflog.SetField(ctx, "collection_hash", hash)
+		tflog.Info(ctx, "generation queued; waiting for it to finish")
+
+		col, err := r.client.WaitForGeneration(ctx, hash, progressLogger(ctx))
+		if waitCutShort(ctx, err) {
+			if col != nil {
+				resp.Diagnostics.Append(started.fillFrom(col)...)
+				resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
+			}
+			resp.Diagnostics.AddWarning(r.kind.title+" Still Generating", r.cutShortDetail(hash, err))
+			return
+		}
+		if err != nil {
+			if col != nil {
+				resp.Diagnostics.Append(started.fillFrom(col)...)
+				resp.Diagnostics.Append(resp.State.Set(ctx, &started)...)
+			}
+			addAPIError(&resp.Diagnostics, r.kind.title+" Generation Did Not Complete",
+				fmt.Sprintf("waiting for the generation of %s %s (it stays in state, tainted: the next apply generates a new "+
+					"one, and %s stays in the account)", r.kind.noun, hash, hash), err)
+			return
+		}
+		resp.Diagnostics.Append(plan.fillFrom(col)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	})
 }
 
 // waitCutShort reports whether a wait ended because Terraform stopped the
@@ -313,48 +309,43 @@ func (r *collectionResource) read(hash string) collectionRead {
 // service does not hold (timeouts, the first configuration of an imported
 // collection), which need no call at all: the plan already holds the values.
 func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.setIdentity(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	var plan, state collectionResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	hash := plan.ID.ValueString()
-	switch {
-	case hash != state.ID.ValueString():
-		rd := r.read(hash)
-		col, err := r.client.GetCollection(ctx, hash)
-		if err != nil {
-			addAPIAttributeError(&resp.Diagnostics, path.Root("published_hash"), rd.summary, rd.doing+", which published_hash names", err)
-			return
-		}
-		resp.Diagnostics.Append(plan.fillFrom(col)...)
-		rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
-	case state.Status.ValueString() == apiclient.CollectionProcessing:
-		ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultCreateTimeout, &resp.Diagnostics)
-		defer cancel()
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		tflog.Info(ctx, "waiting for a generation an earlier apply left running", map[string]any{"collection_hash": hash})
-		col, err := r.client.WaitForGeneration(ctx, hash, progressLogger(ctx))
-		if col != nil {
+	updateWith(ctx, &r.resourceBase, req, resp, func(plan, state *collectionResourceModel) {
+		hash := plan.ID.ValueString()
+		switch {
+		case hash != state.ID.ValueString():
+			rd := r.read(hash)
+			col, err := r.client.GetCollection(ctx, hash)
+			if err != nil {
+				addAPIAttributeError(&resp.Diagnostics, path.Root("published_hash"), rd.summary, rd.doing+", which published_hash names", err)
+				return
+			}
 			resp.Diagnostics.Append(plan.fillFrom(col)...)
-		} else {
-			plan.collectionAttrsModel = state.collectionAttrsModel
-			plan.Title = state.Title
+			rememberRefusal(ctx, resp.Private, nil, &resp.Diagnostics)
+		case state.Status.ValueString() == apiclient.CollectionProcessing:
+			ctx, cancel := withTimeout(ctx, plan.Timeouts.Create, defaultCreateTimeout, &resp.Diagnostics)
+			defer cancel()
+			if resp.Diagnostics.HasError() {
+				return
+			}
+			tflog.Info(ctx, "waiting for a generation an earlier apply left running", map[string]any{"collection_hash": hash})
+			col, err := r.client.WaitForGeneration(ctx, hash, progressLogger(ctx))
+			if col != nil {
+				resp.Diagnostics.Append(plan.fillFrom(col)...)
+			} else {
+				plan.collectionAttrsModel = state.collectionAttrsModel
+				plan.Title = state.Title
+			}
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+			if err != nil {
+				// An update's error never taints: the collection stays as it is.
+				addAPIError(&resp.Diagnostics, r.kind.title+" Generation Did Not Complete", fmt.Sprintf(
+					"waiting for the generation of %s %s (it stays in state; the next plan reads it again and waits, or "+
+						"replaces it if the generation failed)", r.kind.noun, hash), err)
+			}
+			return
 		}
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		if err != nil {
-			// An update's error never taints: the collection stays as it is.
-			addAPIError(&resp.Diagnostics, r.kind.title+" Generation Did Not Complete", fmt.Sprintf(
-				"waiting for the generation of %s %s (it stays in state; the next plan reads it again and waits, or "+
-					"replaces it if the generation failed)", r.kind.noun, hash), err)
-		}
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+	})
 }
 
 // Delete removes the resource from state only: the API cannot delete a
@@ -492,14 +483,6 @@ func requiresReplacement(ctx context.Context, req resource.ModifyPlanRequest, st
 	replace := replaceString(path.Root("title"), titleReplaceIfDiffers, state.Title, plan.Title, configTitle)
 	replace = replaceString(path.Root("folder"), folderReplaceUnlessImported, state.Folder, plan.Folder, configFolder) || replace
 	return replace || sections.RequiresReplace, diags
-}
-
-func (r *collectionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !r.importIDFromIdentity(ctx, &req, &resp.Diagnostics) {
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
-	markImporting(ctx, resp.Private, &resp.Diagnostics)
 }
 
 // privateFailed marks, in private state, a collection whose last Read found
