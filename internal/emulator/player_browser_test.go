@@ -25,7 +25,7 @@ import (
 //
 // FLIPBOOK_CHROMIUM names the browser (default /usr/bin/chromium), and
 // FLIPBOOK_SCREENSHOT_DIR where the screenshots go (default a temporary
-// directory); the docs show the ones written to templates/guides/images.
+// directory); the docs show the ones written to assets/screenshots.
 func TestPlayerInBrowser(t *testing.T) {
 	if os.Getenv("FLIPBOOK_BROWSER_TEST") == "" {
 		t.Skip("set FLIPBOOK_BROWSER_TEST=1 (make test-browser) to drive headless Chromium")
