@@ -144,6 +144,13 @@ func refusedDetail(hash, what string) string {
 		"FLIPBOOK_API_SECRET) to the account that owns the collection; the next plan reads it again.", hash, what)
 }
 
+// refusedChangeStops is why a plan that would change a refused resource
+// stops: with another account's credentials, a replacement would make the
+// new object in that account and forget the real one.
+const refusedChangeStops = "This plan would change it, so it stops here: with credentials of another account a change " +
+	"(a replacement above all) would be made in that account while the real one is forgotten. Fix the credentials, or " +
+	"if the collection was deleted, remove the resource block as said above."
+
 // Advice for a resource whose collection answered 46, as a plan error. The
 // words are meant to be copied: the attribute and the HCL to write.
 const (
@@ -194,9 +201,11 @@ func planAttached(ctx context.Context, req resource.ModifyPlanRequest, resp *res
 	case ref.gone():
 		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Flipbook Collection Hash No Longer Exists",
 			goneDetail(ref.Hash, what, collectionHashAdvice))
+	case ref.forbidden() && planned.ValueString() == ref.Hash && !req.Plan.Raw.Equal(req.State.Raw):
+		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Flipbook Collection Refused", refusedDetail(ref.Hash, what)+
+			"\n\n"+refusedChangeStops)
 	case ref.forbidden() && planned.ValueString() == ref.Hash:
-		resp.Diagnostics.AddAttributeWarning(path.Root("collection_hash"), "Flipbook Collection Refused", refusedDetail(ref.Hash, what)+
-			"\n\nA change planned for it fails until the collection answers again.")
+		resp.Diagnostics.AddAttributeWarning(path.Root("collection_hash"), "Flipbook Collection Refused", refusedDetail(ref.Hash, what))
 	}
 	return false
 }

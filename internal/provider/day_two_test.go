@@ -48,7 +48,10 @@ resource "flipbook_document" "manual" {
 resource "flipbook_collection_permissions" "sales" {
   collection_hash  = flipbook_catalog.shoes.id
   notify_via_email = true
-  permissions      = [{ type = "teammate", group = "Sales" }]
+  permissions = [
+    { type = "teammate", group = "Sales" },
+    { type = "teammate", email = "eve@example.com" }, # has not accepted: skipped
+  ]
 }
 `, published)
 }
@@ -434,7 +437,7 @@ func TestAccDayTwo_otherAccountNeverForgets(t *testing.T) {
 	t.Parallel()
 	e := newTestEmulator(t, nil)
 	w := newCLIWorkspace(t, e)
-	w.config(`
+	cfg := `
 resource "flipbook_catalog" "shoes" {
   title    = "Shoes"
   sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
@@ -444,7 +447,8 @@ resource "flipbook_collection_permissions" "sales" {
   collection_hash = flipbook_catalog.shoes.id
   permissions     = [{ type = "teammate", group = "Sales" }]
 }
-`)
+`
+	w.config(cfg)
 	w.apply()
 	before := e.writes()
 	w.setAccount("stranger-key", "stranger-secret")
@@ -456,6 +460,15 @@ resource "flipbook_collection_permissions" "sales" {
 	if !says(out, "Flipbook Collection Refused") {
 		t.Errorf("the apply does not warn:\n%s", out)
 	}
+	// A change that would replace the catalog stops the plan: with these
+	// credentials the new one would be made in the other account.
+	w.config(strings.Replace(cfg, `title    = "Shoes"`, `title    = "Shoes v2"`, 1))
+	out = w.fails("plan", "-input=false")
+	if !says(out, "Flipbook Collection Refused") || !says(out, "stops here") {
+		t.Errorf("a replacement under another account's credentials does not stop the plan:\n%s", out)
+	}
+	w.fails("apply", "-input=false", "-auto-approve")
+	w.config(cfg)
 	sameWrites(t, e, before, "with another account's credentials")
 	for _, addr := range []string{"flipbook_catalog.shoes", "flipbook_collection_permissions.sales"} {
 		if v, _ := w.resource(addr); v == nil {
@@ -644,5 +657,108 @@ resource "flipbook_catalog" "shoes" {
 	}
 	if n := calls(e, apiclient.ActionCreateCatalog); n != 1 {
 		t.Errorf("createCatalog called %d times, want 1", n)
+	}
+}
+
+// A document whose conversion failed is uploaded again; the collection it
+// was added to, whose own generation went well, is not generated again
+// (flipbookStatus is "failed" for the collection as a whole then).
+func TestAccDayTwo_failedConversionKeepsCollection(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	writeTestPDF(t, w.dir, "manual.pdf", 2)
+	w.config(`
+resource "flipbook_template_collection" "t" {
+  title    = "Brochure"
+  sections = [{ type = "static", templates = [{ template_hash = "tpl-cover" }] }]
+}
+
+resource "flipbook_document" "d" {
+  collection_hash = flipbook_template_collection.t.id
+  file            = "${path.module}/manual.pdf"
+}
+`)
+	if err := e.Emulator.SetFaultsOn([]string{apiclient.ActionAddFlipbook}, 1, []string{"conversion_failed"}); err != nil {
+		t.Fatal(err)
+	}
+	if out := w.fails("apply", "-input=false", "-auto-approve"); !says(out, "Document Conversion Failed") {
+		t.Fatalf("the failed conversion is not reported:\n%s", out)
+	}
+	if err := e.Emulator.SetFaults(0, nil); err != nil {
+		t.Fatal(err)
+	}
+	plan := w.must("plan", "-input=false")
+	if says(plan, "flipbook_template_collection.t must be replaced") || says(plan, "Generation Failed") {
+		t.Errorf("a failed document replaces its collection:\n%s", plan)
+	}
+	if !says(plan, "flipbook_document.d is tainted, so must be replaced") {
+		t.Errorf("the failed document is not uploaded again:\n%s", plan)
+	}
+	w.apply()
+	if n := calls(e, apiclient.ActionCreateFromTemplate); n != 1 {
+		t.Errorf("createFromTemplate called %d times, want 1", n)
+	}
+	if n := calls(e, apiclient.ActionAddFlipbook); n != 2 {
+		t.Errorf("flipbook.add called %d times, want 2 (the failed one, then again)", n)
+	}
+	w.emptyPlan()
+}
+
+// An imported logo meets its configured file without being uploaded again
+// (the import example's promise): the service cannot report the file.
+func TestAccDayTwo_importedLogoNotUploadedAgain(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	writeTestPNG(t, w.dir, "logo.png", 4, 4, color.RGBA{G: 200, A: 255})
+	cfg := `
+resource "flipbook_collection_logo" "brand" {
+  collection_hash = "col-private"
+  file            = "${path.module}/logo.png"
+}
+`
+	w.config(cfg)
+	w.apply()
+	logo := e.collection(t, "col-private").LogoImage
+	w.must("state", "rm", "flipbook_collection_logo.brand")
+	w.config(cfg + `
+import {
+  to = flipbook_collection_logo.brand
+  id = "col-private"
+}
+`)
+	w.apply()
+	if n := calls(e, apiclient.ActionSetLogo); n != 1 {
+		t.Errorf("setLogo called %d times, want 1: the import must adopt the logo", n)
+	}
+	if got := e.collection(t, "col-private").LogoImage; got != logo {
+		t.Errorf("logo %q after the import, want %q", got, logo)
+	}
+	w.emptyPlan()
+}
+
+// published_hash naming a collection with another title stops before
+// anything changes: the next plan would replace it.
+func TestAccDayTwo_publishedHashWithAnotherTitle(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	w.config(`
+resource "flipbook_catalog" "shoes" {
+  title          = "Not the one"
+  published_hash = "col-private"
+  sections       = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+`)
+	out := w.fails("apply", "-input=false", "-auto-approve")
+	if !says(out, "Published Hash Names Another Title") {
+		t.Errorf("adopting a collection with another title does not stop:\n%s", out)
+	}
+	if v, _ := w.resource("flipbook_catalog.shoes"); v != nil {
+		t.Error("the catalog was adopted")
+	}
+	if n := calls(e, apiclient.ActionCreateCatalog); n != 0 {
+		t.Errorf("createCatalog called %d times", n)
 	}
 }

@@ -268,8 +268,17 @@ func skipReason(e permissionEntry) string {
 const adviceSkipped = "Once a skipped reader has accepted the invitation (or the group exists), add the entries with " +
 	"`terraform apply -replace=ADDRESS`, ADDRESS being this resource's address: the list is sent once more and never " +
 	"emptied in between, and with notify_via_email only the entries not yet on the list are e-mailed. To make runs fail " +
-	"while entries are skipped, add to the resource: lifecycle { postcondition { condition = " +
-	"length(self.skipped_permissions) == 0, error_message = \"Access list entries were skipped.\" } }."
+	"while entries are skipped, add this block to the resource:\n\n" + postconditionAdvice
+
+// postconditionAdvice is the lifecycle block adviceSkipped gives, as HCL
+// that can be pasted into the resource block (indented lines keep their
+// breaks in Terraform's diagnostics).
+const postconditionAdvice = `  lifecycle {
+    postcondition {
+      condition     = length(self.skipped_permissions) == 0
+      error_message = "Access list entries were skipped."
+    }
+  }`
 
 func writeSkipped(b *strings.Builder, entries []permissionEntry) {
 	for _, e := range entries {

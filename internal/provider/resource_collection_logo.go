@@ -128,6 +128,9 @@ func (r *collectionLogoResource) ModifyPlan(ctx context.Context, req resource.Mo
 	replacedOutside = replacedOutside && !state.LogoImage.Equal(types.StringValue(applied))
 	changed := !plan.File.Equal(state.File) || !plan.FileURL.Equal(state.FileURL) ||
 		!plan.FileSHA256.Equal(state.FileSHA256) || !plan.ClickURL.Equal(state.ClickURL)
+	if adoptsImported(state) {
+		changed = false // the configured source is recorded; nothing is sent
+	}
 	if changed || replacedOutside || moving {
 		plan.LogoImage = types.StringUnknown()
 	} else {
@@ -175,6 +178,16 @@ func (r *collectionLogoResource) Update(ctx context.Context, req resource.Update
 			}
 			return
 		}
+		if adoptsImported(*state) && plan.CollectionHash.Equal(state.CollectionHash) {
+			plan.ID, plan.LogoImage = state.ID, state.LogoImage
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+			return
+		}
+		if adoptsImported(*state) && plan.CollectionHash.Equal(state.CollectionHash) {
+			plan.ID, plan.LogoImage = state.ID, state.LogoImage
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+			return
+		}
 		if r.setLogo(ctx, plan, &resp.Diagnostics) {
 			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 			r.rememberLogo(ctx, resp.Private, plan.LogoImage.ValueString(), &resp.Diagnostics)
@@ -184,6 +197,14 @@ func (r *collectionLogoResource) Update(ctx context.Context, req resource.Update
 		// Nothing was set: keep the prior state rather than the plan.
 		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	})
+}
+
+// adoptsImported reports an imported logo meeting its configuration for the
+// first time: the service does not report the file a logo came from, so the
+// configured source is recorded and the logo the collection shows is kept,
+// not uploaded again (the import example says so).
+func adoptsImported(state collectionLogoModel) bool {
+	return state.File.IsNull() && state.FileURL.IsNull() && state.LogoImage.ValueString() != ""
 }
 
 // followMove handles an update that only follows the collection to the new

@@ -267,6 +267,10 @@ func (r *collectionPermissionsResource) Update(ctx context.Context, req resource
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		if r.followedMove(ctx, plan, state, &resp.Diagnostics) {
+			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+			return
+		}
 		// The planned collection is the target, whichever the state names
 		// (a collection moved to its new hash is updated in place): its saved
 		// list is read, and sent to only when it differs from the plan.
@@ -279,6 +283,43 @@ func (r *collectionPermissionsResource) Update(ctx context.Context, req resource
 			resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 		}
 	})
+}
+
+// followedMove handles an update that only follows the collection to the
+// new hash publishing gave it: when the list saved there is the one the state
+// records as saved (the configured entries less those the service skipped),
+// nothing is sent, and the skipped entries stay skipped. It reports whether
+// that was so.
+func (r *collectionPermissionsResource) followedMove(ctx context.Context, plan, state *collectionPermissionsModel, diags *diag.Diagnostics) bool {
+	if plan.CollectionHash.Equal(state.CollectionHash) || !plan.Permissions.Equal(state.Permissions) {
+		return false
+	}
+	entries, _ := entriesFromSet(plan.Permissions, diags)
+	skipped := map[string]bool{}
+	if !state.Skipped.IsNull() && !state.Skipped.IsUnknown() {
+		s, _ := entriesFromSet(state.Skipped, diags)
+		for _, e := range s {
+			skipped[e.key()] = true
+		}
+	}
+	if diags.HasError() {
+		return false
+	}
+	var saved []permissionEntry
+	for _, e := range entries {
+		if !skipped[e.key()] {
+			saved = append(saved, e)
+		}
+	}
+	hash := plan.CollectionHash.ValueString()
+	current, err := r.getPermissions(ctx, hash)
+	if err != nil || !sameList(current, saved) {
+		return false // converge reads again and says what failed
+	}
+	tflog.Info(ctx, "followed the collection to its new hash; its saved access list is unchanged, nothing sent",
+		map[string]any{"collection_hash": hash})
+	plan.Skipped = state.Skipped
+	return true
 }
 
 // convergence is how converge ended.

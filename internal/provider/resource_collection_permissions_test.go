@@ -577,13 +577,7 @@ func TestAccCollectionPermissions_skippedConverges(t *testing.T) {
 	cfg := permissionsConfig(emu, hash, "notify_via_email = true", support, eve)
 	supportOnly := checkServicePermissions(api, hash, apiclient.Permission{Type: "teammate", Group: "Support"})
 	// The postcondition exactly as the warning and the docs give it.
-	withPostcondition := permissionsConfig(emu, hash, `notify_via_email = true
-  lifecycle {
-    postcondition {
-      condition     = length(self.skipped_permissions) == 0
-      error_message = "Access list entries were skipped."
-    }
-  }`, support, eve)
+	withPostcondition := permissionsConfig(emu, hash, "notify_via_email = true\n"+postconditionAdvice, support, eve)
 	step := func(notified ...string) resource.TestStep {
 		return resource.TestStep{
 			Config: cfg,

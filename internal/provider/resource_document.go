@@ -162,6 +162,12 @@ func (r *documentResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	moving := planAttached(ctx, req, resp, "flipbook "+state.ID.ValueString())
 	replacing := sourceReplacePaths(state.File, state.FileURL, state.FileSHA256, plan.File, plan.FileURL, sha)
+	if ref := refusalFrom(ctx, req.Private, &resp.Diagnostics); ref.forbidden() && len(replacing) > 0 && !resp.Diagnostics.HasError() {
+		// A new file on disk is a change the configuration does not show.
+		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Flipbook Collection Refused",
+			refusedDetail(ref.Hash, "flipbook "+state.ID.ValueString())+"\n\n"+refusedChangeStops)
+		return
+	}
 	resp.RequiresReplace = append(resp.RequiresReplace, replacing...)
 	var config documentModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)

@@ -261,6 +261,9 @@ func (r *collectionResource) adopt(ctx context.Context, plan *collectionResource
 			fmt.Sprintf("reading collection %s, which published_hash names", hash), err)
 		return
 	}
+	if titleDiffers(&resp.Diagnostics, plan.Title, col, hash) {
+		return
+	}
 	plan.ID = types.StringValue(hash)
 	resp.Diagnostics.Append(plan.fillFrom(col)...)
 	resp.Diagnostics.AddWarning(r.kind.title+" Adopted, Not Generated", fmt.Sprintf(
@@ -270,19 +273,36 @@ func (r *collectionResource) adopt(ctx context.Context, plan *collectionResource
 	resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
 }
 
+// titleDiffers stops an adoption or a move to published_hash whose
+// collection has another title than the configuration: the next plan would
+// replace it (the API cannot rename), so the collection named is most likely
+// not the one meant. Nothing has been changed when it does.
+func titleDiffers(diags *diag.Diagnostics, configured types.String, col *apiclient.Collection, hash string) bool {
+	if configured.IsNull() || configured.IsUnknown() || configured.ValueString() == col.CollectionTitle {
+		return false
+	}
+	diags.AddAttributeError(path.Root("published_hash"), "Published Hash Names Another Title", fmt.Sprintf(
+		"published_hash names collection %s, titled %q, but this resource's title is %q. Nothing was changed: the next "+
+			"plan would replace a collection with another title (the API cannot rename one), so it is most likely not the "+
+			"collection meant. Check the hash; if it is the right collection, write title = %q (or remove title).",
+		hash, col.CollectionTitle, configured.ValueString(), col.CollectionTitle))
+	return true
+}
+
 func (r *collectionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	readFromCollection(ctx, &r.resourceBase, req, resp, func(m *collectionResourceModel) collectionRead {
 		return r.read(m.ID.ValueString())
 	}, func(m *collectionResourceModel, col *apiclient.Collection, resp *resource.ReadResponse) bool {
 		m.Title = types.StringNull()
 		resp.Diagnostics.Append(m.fillFrom(col)...)
-		if strings.EqualFold(col.FlipbookStatus, apiclient.FlipbookFailed) {
+		failed := generationFailed(col)
+		if failed {
 			resp.Diagnostics.AddWarning(r.kind.title+" Generation Failed", fmt.Sprintf(
 				"The service reports that the generation of %s %s failed (flipbookStatus %q). The next apply replaces it "+
 					"with a newly generated one; %s stays in the account: delete it in the Flipbook web application.",
 				r.kind.noun, m.ID.ValueString(), col.FlipbookStatus, m.ID.ValueString()))
 		}
-		rememberFailed(ctx, resp.Private, strings.EqualFold(col.FlipbookStatus, apiclient.FlipbookFailed), &resp.Diagnostics)
+		rememberFailed(ctx, resp.Private, failed, &resp.Diagnostics)
 		return true
 	})
 }
@@ -317,6 +337,9 @@ func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequ
 			col, err := r.client.GetCollection(ctx, hash)
 			if err != nil {
 				addAPIAttributeError(&resp.Diagnostics, path.Root("published_hash"), rd.summary, rd.doing+", which published_hash names", err)
+				return
+			}
+			if titleDiffers(&resp.Diagnostics, plan.Title, col, hash) {
 				return
 			}
 			resp.Diagnostics.Append(plan.fillFrom(col)...)
@@ -422,6 +445,9 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 		resp.Diagnostics.AddAttributeError(path.Root("published_hash"), "Flipbook Collection Hash No Longer Exists",
 			goneDetail(hash, "the "+r.kind.noun, publishedHashAdvice))
 		return
+	case ref.forbidden() && !req.Plan.Raw.Equal(req.State.Raw):
+		resp.Diagnostics.AddError("Flipbook Collection Refused", refusedDetail(hash, "the "+r.kind.noun)+"\n\n"+refusedChangeStops)
+		return
 	case ref.forbidden():
 		resp.Diagnostics.AddWarning("Flipbook Collection Refused", refusedDetail(hash, "the "+r.kind.noun))
 	}
@@ -483,6 +509,18 @@ func requiresReplacement(ctx context.Context, req resource.ModifyPlanRequest, st
 	replace := replaceString(path.Root("title"), titleReplaceIfDiffers, state.Title, plan.Title, configTitle)
 	replace = replaceString(path.Root("folder"), folderReplaceUnlessImported, state.Folder, plan.Folder, configFolder) || replace
 	return replace || sections.RequiresReplace, diags
+}
+
+// generationFailed tells a failed generation from a failed document added
+// later: flipbookStatus is the collection's as a whole ("failed" for either),
+// while the generated item is the collection's first (spec: "a single item
+// for API-created collections"; documents are added after it). The
+// generation failed when that item failed, or when there is none.
+func generationFailed(col *apiclient.Collection) bool {
+	if !strings.EqualFold(col.FlipbookStatus, apiclient.FlipbookFailed) {
+		return false
+	}
+	return len(col.CollectionItems) == 0 || strings.EqualFold(col.CollectionItems[0].ConvertStatus, apiclient.StatusFailed)
 }
 
 // privateFailed marks, in private state, a collection whose last Read found

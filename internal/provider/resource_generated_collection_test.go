@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 // These tests call the resource's methods directly: terraform-plugin-testing
@@ -189,5 +191,27 @@ func TestCollectionReplacementWarningFollowsReplaceDecision(t *testing.T) {
 				t.Errorf("warning %q, want the replacement warning", w.Summary())
 			}
 		})
+	}
+}
+
+// flipbookStatus is the collection's as a whole: a failed document added to
+// a healthy collection must not read as a failed generation.
+func TestGenerationFailed(t *testing.T) {
+	item := func(status string) apiclient.CollectionItem { return apiclient.CollectionItem{ConvertStatus: status} }
+	cases := []struct {
+		name   string
+		col    apiclient.Collection
+		failed bool
+	}{
+		{"complete", apiclient.Collection{FlipbookStatus: "complete", CollectionItems: []apiclient.CollectionItem{item("COMPLETE")}}, false},
+		{"generation failed", apiclient.Collection{FlipbookStatus: "failed", CollectionItems: []apiclient.CollectionItem{item("FAILED")}}, true},
+		{"failed with no item", apiclient.Collection{FlipbookStatus: "failed"}, true},
+		{"an added document failed", apiclient.Collection{FlipbookStatus: "failed",
+			CollectionItems: []apiclient.CollectionItem{item("COMPLETE"), item("FAILED")}}, false},
+	}
+	for _, c := range cases {
+		if got := generationFailed(&c.col); got != c.failed {
+			t.Errorf("%s: generationFailed = %v, want %v", c.name, got, c.failed)
+		}
 	}
 }
