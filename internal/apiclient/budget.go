@@ -29,8 +29,7 @@ import (
 // the one learned from the service: a 31 teaches the per-second window, a
 // 32 the per-minute one, once a second refusal with no accepted call in
 // between shows the window really is full (additive increase,
-// multiplicative decrease; see answered, learn and grow). Budget also remembers how long asynchronous jobs take
-// (see jobTimes), so that polls are spent where they tell something.
+// multiplicative decrease; see answered, learn and grow).
 type Budget struct {
 	mu      sync.Mutex
 	now     func() time.Time
@@ -41,7 +40,6 @@ type Budget struct {
 	queue   []*waiter // calls waiting, in the order they may go
 	seq     uint64
 	changed chan struct{} // closed and replaced whenever a waiter may go
-	jobs    map[string]*jobTimes
 }
 
 // Window indexes of Budget.windows.
@@ -123,7 +121,6 @@ func NewBudget(perSecond, perMinute int) *Budget {
 			{name: "minute", length: time.Minute, configured: max(perMinute, 0)},
 		},
 		changed: make(chan struct{}),
-		jobs:    map[string]*jobTimes{},
 	}
 }
 
@@ -412,32 +409,33 @@ func (b *Budget) grow(w *window) (RateChange, bool) {
 		Reason: fmt.Sprintf("%d calls succeeded at the limit", probeWindows*from)}, true
 }
 
-// waitBudget takes a place in the budget for one attempt; report the
-// attempt's outcome with budgetAnswered.
-func (c *Client) waitBudget(ctx context.Context) (*slot, error) {
-	s, err := c.budget.take(ctx)
-	if err != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	return s, err
-}
-
-// budgetAnswered tells the budget what the service answered to the attempt
-// admitted as s, and logs every limit the answer changed.
-func (c *Client) budgetAnswered(ctx context.Context, s *slot, res attemptResult) {
-	if s == nil {
-		return
-	}
-	code := 0
-	if res.env != nil {
-		code = int(res.env.Code.Value)
-	}
-	for _, ch := range c.budget.answered(s, code) {
-		if c.cfg.Logger == nil {
-			continue
+// budgetLayer admits each attempt through the budget and tells the budget
+// what the service answered, logging every limit the answer changed. A
+// call the budget cannot admit (ctx ends, or the deadline comes before the
+// budget would) is never sent: cl.waited says so.
+func (c *Client) budgetLayer(next step) step {
+	return func(ctx context.Context, cl *call) error {
+		s, err := c.budget.take(ctx)
+		if err != nil {
+			cl.waited = true
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
 		}
-		c.cfg.Logger.Log(ctx, LevelDebug, "flipbook request budget changed", map[string]any{
-			"window": ch.Window, "from_per_window": ch.From, "to_per_window": ch.To, "reason": ch.Reason,
-		})
+		err = next(ctx, cl)
+		code := 0
+		if cl.res.env != nil {
+			code = int(cl.res.env.Code.Value)
+		}
+		for _, ch := range c.budget.answered(s, code) {
+			if c.cfg.Logger == nil {
+				continue
+			}
+			c.cfg.Logger.Log(ctx, LevelDebug, "flipbook request budget changed", map[string]any{
+				"window": ch.Window, "from_per_window": ch.From, "to_per_window": ch.To, "reason": ch.Reason,
+			})
+		}
+		return err
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -63,7 +64,22 @@ type jobTimes struct {
 	pending []time.Time   // starts of the jobs waited on, oldest first
 }
 
-func (b *Budget) jobKind(kind string) *jobTimes {
+// jobBook holds the jobTimes of each kind of job for one Client (Config.Jobs
+// shares one between Clients). It is safe for concurrent use.
+type jobBook struct {
+	mu   sync.Mutex
+	jobs map[string]*jobTimes
+}
+
+// JobBook remembers how long asynchronous jobs took, so that status polls
+// are spent where they tell something; see Config.Jobs.
+type JobBook = jobBook
+
+// NewJobBook returns an empty JobBook.
+func NewJobBook() *JobBook { return &jobBook{jobs: map[string]*jobTimes{}} }
+
+// jobKind returns kind's times. Callers hold b.mu.
+func (b *jobBook) jobKind(kind string) *jobTimes {
 	j := b.jobs[kind]
 	if j == nil {
 		j = &jobTimes{}
@@ -74,7 +90,7 @@ func (b *Budget) jobKind(kind string) *jobTimes {
 
 // jobStarted registers a wait that began at start; the returned function
 // ends it.
-func (b *Budget) jobStarted(kind string, start time.Time) func() {
+func (b *jobBook) jobStarted(kind string, start time.Time) func() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
@@ -90,7 +106,7 @@ func (b *Budget) jobStarted(kind string, start time.Time) func() {
 }
 
 // jobDone records that a job was seen done at elapsed.
-func (b *Budget) jobDone(kind string, elapsed time.Duration) {
+func (b *jobBook) jobDone(kind string, elapsed time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
@@ -102,7 +118,7 @@ func (b *Budget) jobDone(kind string, elapsed time.Duration) {
 // firstPollAt is the elapsed time before which the first poll of a job
 // started at start is not worth its call; follow says the job waits on an
 // older one, so the answer may change before then.
-func (b *Budget) firstPollAt(kind string, start time.Time) (at time.Duration, follow bool) {
+func (b *jobBook) firstPollAt(kind string, start time.Time) (at time.Duration, follow bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
@@ -121,7 +137,7 @@ type pollCheck func(ctx context.Context) (status string, done bool, err error)
 // pollSchedule describes how one kind of wait polls.
 type pollSchedule struct {
 	what  string        // JobGeneration, JobConversion or JobDownloadPackage
-	learn bool          // share job durations through the budget
+	learn bool          // learn from and teach the Client's job durations (jobBook)
 	least time.Duration // least time between two polls
 }
 
@@ -131,7 +147,7 @@ func (c *Client) poll(ctx context.Context, sched pollSchedule, hash string, prog
 	start := c.now()
 	ctx = withLowPriority(ctx)
 	if sched.learn {
-		defer c.budget.jobStarted(sched.what, start)()
+		defer c.jobs.jobStarted(sched.what, start)()
 	}
 	status := "(not yet read)"
 	stopped := func(polls int, err error) error {
@@ -144,7 +160,7 @@ func (c *Client) poll(ctx context.Context, sched pollSchedule, hash string, prog
 			// Wait for what the process knows of such jobs; look again
 			// every PollBase while an older job may still teach it.
 			for {
-				at, follow := c.budget.firstPollAt(sched.what, start)
+				at, follow := c.jobs.firstPollAt(sched.what, start)
 				wait := at - c.now().Sub(start)
 				if wait <= 0 {
 					break
@@ -178,7 +194,7 @@ func (c *Client) poll(ctx context.Context, sched pollSchedule, hash string, prog
 		}
 		if done {
 			if sched.learn {
-				c.budget.jobDone(sched.what, elapsed)
+				c.jobs.jobDone(sched.what, elapsed)
 			}
 			return nil
 		}
