@@ -113,6 +113,7 @@ type Client struct {
 	jobs      *jobBook
 	views     *views
 	do        step // the call path (pipeline)
+	converted converted
 
 	// One lock per collection for flipbook.add (see lockCollection).
 	addMu    sync.Mutex

@@ -331,6 +331,7 @@ func (c *Client) AddFlipbook(ctx context.Context, in AddFlipbookInput) (*Flipboo
 	if out.FlipbookHash == "" {
 		return nil, &OutcomeUnknownError{Action: ActionAddFlipbook, Err: errors.New("the success answer carried no flipbookHash")}
 	}
+	c.noteConverted(out)
 	return &out, nil
 }
 

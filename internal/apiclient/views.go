@@ -11,7 +11,7 @@ import (
 
 // DefaultViewTTL is how long an answer of collection.getCollection or
 // collection.getPermissions is reused after it arrived (Config.ViewTTL).
-const DefaultViewTTL = 5 * time.Second
+const DefaultViewTTL = 2 * time.Minute
 
 // viewKey names one view: what one read action answers for one collection.
 type viewKey struct{ action, hash string }

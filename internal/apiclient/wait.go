@@ -236,7 +236,25 @@ func (c *Client) WaitForGeneration(ctx context.Context, collectionHash string, p
 // WaitForConversion polls until the item's convertStatus is COMPLETE; FAILED
 // is a *JobFailedError (returned with the item and collection last read).
 // An item not (yet) listed keeps the wait going until ctx ends.
+//
+// When this Client's flipbook.add already answered a final convertStatus for
+// the item, nothing is polled: the item is returned as that answer showed
+// it, with a nil collection. A conversion that ended stays ended (States:
+// PROCESSING moves to COMPLETE or FAILED, and nothing moves back), so that
+// answer is as good as any later read.
 func (c *Client) WaitForConversion(ctx context.Context, collectionHash, flipbookHash string, progress ProgressFunc) (*CollectionItem, *Collection, error) {
+	if fb, ok := c.takeConverted(flipbookHash); ok {
+		item := &CollectionItem{FlipbookHash: fb.FlipbookHash, FlipbookTitle: fb.FlipbookTitle,
+			FlipbookDescription: fb.FlipbookDescription, FlipbookPageCount: fb.FlipbookPageCount,
+			Extension: fb.Extension, ConvertStatus: fb.ConvertStatus}
+		if progress != nil {
+			progress(Progress{What: JobConversion, Hash: flipbookHash, Status: item.ConvertStatus})
+		}
+		if strings.EqualFold(item.ConvertStatus, StatusFailed) {
+			return item, nil, &JobFailedError{What: JobConversion, Hash: flipbookHash, Status: item.ConvertStatus}
+		}
+		return item, nil, nil
+	}
 	var (
 		lastColl *Collection
 		lastItem *CollectionItem
@@ -288,4 +306,33 @@ func (c *Client) WaitForDownload(ctx context.Context, collectionHash string, pro
 		return last, &JobFailedError{What: JobDownloadPackage, Hash: collectionHash, Status: last.Status}
 	}
 	return last, nil
+}
+
+// converted remembers the items whose flipbook.add answer already showed a
+// final convertStatus, until WaitForConversion takes them.
+type converted struct {
+	mu    sync.Mutex
+	items map[string]Flipbook
+}
+
+// noteConverted keeps fb when its conversion already ended.
+func (c *Client) noteConverted(fb Flipbook) {
+	if !strings.EqualFold(fb.ConvertStatus, StatusComplete) && !strings.EqualFold(fb.ConvertStatus, StatusFailed) {
+		return
+	}
+	c.converted.mu.Lock()
+	defer c.converted.mu.Unlock()
+	if c.converted.items == nil {
+		c.converted.items = map[string]Flipbook{}
+	}
+	c.converted.items[fb.FlipbookHash] = fb
+}
+
+// takeConverted returns and forgets what noteConverted kept for hash.
+func (c *Client) takeConverted(hash string) (Flipbook, bool) {
+	c.converted.mu.Lock()
+	defer c.converted.mu.Unlock()
+	fb, ok := c.converted.items[hash]
+	delete(c.converted.items, hash)
+	return fb, ok
 }
