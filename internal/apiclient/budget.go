@@ -28,8 +28,14 @@ import (
 // A window's limit is the configured one (an upper bound) or, below it,
 // the one learned from the service: a 31 teaches the per-second window, a
 // 32 the per-minute one, once a second refusal with no accepted call in
-// between shows the window really is full (additive increase,
-// multiplicative decrease; see answered, learn and grow).
+// between shows the window really is full. The limit then drops to the
+// calls of this process the service accepted in that window: while another
+// client uses the key, this process keeps to the share it was given. Once
+// no throttle came for a whole window, the limit climbs back
+// multiplicatively (doubling, and at least halfway) to the highest limit
+// that held, so that it is back within two windows of the contention's end;
+// above that it probes by a quarter after probeCalls calls at the limit
+// (see answered, learn and grow).
 type Budget struct {
 	mu      sync.Mutex
 	now     func() time.Time
@@ -53,10 +59,12 @@ const (
 // window after another must not be refused for a nanosecond.
 const occupyMargin = 2 * time.Millisecond
 
-// probeWindows is how many windows' worth of calls must succeed, with the
-// window full, before the learned limit grows by one call: the steady state
-// then meets about one throttle per probeWindows·limit calls.
-const probeWindows = 3
+// probeCalls is how many calls must succeed, with the window full and no
+// throttle for a whole window, before a learned limit at its ceiling is
+// probed a quarter higher: a probe past the service's limit costs two
+// refused calls, so the steady state spends about 3% of its calls on
+// probing, whatever the window.
+const probeCalls = 64
 
 // maxLog bounds the calls remembered when no limit applies.
 const maxLog = 100_000
@@ -67,9 +75,16 @@ type window struct {
 	length     time.Duration
 	configured int // upper bound set by the user; 0: none
 	learned    int // taught by throttles; 0: nothing learned
-	successes  int // calls answered without a throttle since the last change
+	successes  int // calls answered without a throttle since the window was last found full
 	full       bool
-	lastCut    time.Time
+	lastCut    time.Time // when a throttle last lowered the limit
+	lastStep   time.Time // when the limit last changed, either way
+	throttled  time.Time // when the window last met a throttle, lone or not
+	// ceiling is the highest limit known to hold: the configured one, or the
+	// highest learned limit that went a whole window full without a
+	// throttle, or the count first learned. After contention the limit
+	// climbs back to it within two windows.
+	ceiling int
 	// suspect is when an unconfirmed throttle of this window came back
 	// (zero: none). One throttle alone teaches nothing: a limit the calls
 	// really reached refuses the next call too, while a lone 31 or 32 amid
@@ -117,8 +132,8 @@ func NewBudget(perSecond, perMinute int) *Budget {
 	return &Budget{
 		now: time.Now,
 		windows: [2]*window{
-			{name: "second", length: time.Second, configured: max(perSecond, 0)},
-			{name: "minute", length: time.Minute, configured: max(perMinute, 0)},
+			{name: "second", length: time.Second, configured: max(perSecond, 0), ceiling: max(perSecond, 0)},
+			{name: "minute", length: time.Minute, configured: max(perMinute, 0), ceiling: max(perMinute, 0)},
 		},
 		changed: make(chan struct{}),
 	}
@@ -201,7 +216,9 @@ func (b *Budget) admitAt(now time.Time) (bool, time.Time) {
 		}
 		frees := slices.Collect(occupying) // when each answered call stops occupying
 		ok = false
-		w.full = true
+		if !w.full {
+			w.full, w.successes = true, 0 // count the calls made at the limit
+		}
 		need := busy - lim + 1 // calls that must stop occupying first
 		if need > len(frees) {
 			return false, time.Time{} // only an answer can free a place
@@ -317,6 +334,7 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 		if code == CodePerMinuteLimit {
 			w = b.windows[perMinute]
 		}
+		w.throttled = now
 		// Learn only when the service refuses again within a window, with no
 		// call accepted in between: the window is really full.
 		if w.suspect.IsZero() || now.Sub(w.suspect) > w.length {
@@ -333,7 +351,7 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 	default:
 		for _, w := range b.windows {
 			w.suspect = time.Time{} // the service accepted a call: not full
-			if ch, ok := b.grow(w); ok {
+			if ch, ok := b.grow(w, now); ok {
 				changes = append(changes, ch)
 			}
 		}
@@ -375,38 +393,57 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 	if from != 0 && to >= from {
 		return RateChange{}, false
 	}
+	if from == 0 {
+		w.ceiling = max(w.ceiling, to) // the first count: the best guess of the real limit
+	}
 	w.learned = to
 	w.successes, w.full = 0, false
-	w.lastCut = b.now()
+	w.lastCut, w.lastStep = b.now(), b.now()
 	return RateChange{Window: w.name, From: from, To: to,
 		Reason: fmt.Sprintf("throttled (code %d) after %d calls in the last %s", code, observed, w.name)}, true
 }
 
-// grow counts a call that was not throttled and raises a learned limit by
-// one call once probeWindows windows' worth of calls succeeded while the
-// window was full (a limit that the calls never reach is not probed). A
-// configured limit stays the upper bound. Callers hold b.mu.
-func (b *Budget) grow(w *window) (RateChange, bool) {
+// grow counts a call that was not throttled and, once a whole window went
+// by without a throttle since the limit last changed, raises a learned
+// limit: below the ceiling, to twice itself and at least halfway there (so
+// two steps reach it, wherever the cut left it), or at the ceiling, after
+// probeCalls calls with the window full, by a quarter. A limit that the
+// calls never reach is not probed past its ceiling, and a configured limit
+// stays the upper bound. Callers hold b.mu.
+func (b *Budget) grow(w *window, now time.Time) (RateChange, bool) {
 	if w.learned == 0 {
 		return RateChange{}, false
 	}
 	w.successes++
 	from := w.limit()
-	if !w.full || w.successes < probeWindows*from {
+	if now.Sub(w.lastStep) < w.length || now.Sub(w.throttled) < w.length {
 		return RateChange{}, false
 	}
-	if w.configured != 0 && w.learned >= w.configured {
+	if w.full {
+		w.ceiling = max(w.ceiling, from) // a whole window at the limit, none refused
+	}
+	var to int
+	reason := "no throttle for a whole " + w.name
+	switch {
+	case w.learned < w.ceiling:
+		to = min(w.ceiling, max(2*w.learned, (w.learned+w.ceiling+1)/2))
+		reason += ": back toward the highest limit that held"
+	case w.full && w.successes >= probeCalls:
+		to = w.learned + max(1, w.learned/4)
+		reason = fmt.Sprintf("%d calls succeeded at the limit: probing higher", w.successes)
+	default:
+		return RateChange{}, false
+	}
+	if w.configured != 0 && to >= w.configured {
 		w.learned = 0 // back to the configured limit
 	} else {
-		w.learned++
+		w.learned = to
 	}
-	w.successes, w.full = 0, false
-	to := w.limit()
-	if to == from {
+	w.successes, w.full, w.lastStep = 0, false, now
+	if to = w.limit(); to == from {
 		return RateChange{}, false
 	}
-	return RateChange{Window: w.name, From: from, To: to,
-		Reason: fmt.Sprintf("%d calls succeeded at the limit", probeWindows*from)}, true
+	return RateChange{Window: w.name, From: from, To: to, Reason: reason}, true
 }
 
 // budgetLayer admits each attempt through the budget and tells the budget

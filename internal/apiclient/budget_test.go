@@ -196,55 +196,176 @@ func TestBudgetLearnsFromThrottles(t *testing.T) {
 	}
 }
 
-// A throttle met while the calls kept to the limit (another client shares
-// the key) cuts the limit by a quarter. A learned limit grows by one call after probeWindows windows' worth of
-// successes with the window full, never past a configured limit, and not
-// at all while the calls never fill the window.
-func TestBudgetGrowsBackWhileCallsSucceed(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	b := virtualBudget(5, 0, &now)
-	for range 5 {
-		admitNow(t, b)
+// fillWindow admits and answers calls at now for as long as the budget
+// admits them, and returns the changes the answers made.
+func fillWindow(t *testing.T, b *Budget, now time.Time, code int) []RateChange {
+	t.Helper()
+	var changes []RateChange
+	for {
+		b.mu.Lock()
+		ok, _ := b.admitAt(now)
+		b.mu.Unlock()
+		if !ok {
+			return changes
+		}
+		changes = append(changes, b.answered(admitNow(t, b), code)...)
 	}
-	s, s2 := &slot{admitted: now}, &slot{admitted: now}
+}
+
+// confirmThrottle makes the service refuse two calls of the window in a
+// row (code), which teaches the budget; it returns the change.
+func confirmThrottle(t *testing.T, b *Budget, code int) []RateChange {
+	t.Helper()
+	s, s2 := &slot{admitted: b.now()}, &slot{admitted: b.now()}
 	b.mu.Lock()
-	addSlot(b, s) // calls sent by another process, say
+	addSlot(b, s)
 	addSlot(b, s2)
 	b.mu.Unlock()
-	for _, o := range b.sent[:5] {
-		b.answered(o, CodeOK)
+	b.answered(s, code)
+	return b.answered(s2, code)
+}
+
+// A throttle met while the calls kept to a configured limit (another client
+// shares the key) cuts the limit; while throttles keep coming the limit
+// stays cut, and one whole window without a throttle brings it back to the
+// configured limit.
+func TestBudgetRecoversToConfiguredLimit(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := virtualBudget(5, 0, &now)
+	for range 3 {
+		admitNow(t, b)
 	}
-	b.answered(s, CodePerSecondLimit)
-	if ch := b.answered(s2, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 5 || ch[0].To != 3 {
-		t.Fatalf("throttle: %+v, want 5 -> 3", ch)
+	b.mu.Lock()
+	for _, o := range b.sent {
+		o.answered, o.flying = now, false
 	}
-	// Not full: successes do not raise it.
-	for range 40 {
-		now = now.Add(2 * time.Second)
-		o := admitNow(t, b)
-		if ch := b.answered(o, CodeOK); len(ch) != 0 {
-			t.Fatalf("grew while the window was never full: %+v", ch)
-		}
+	b.flying = 0
+	b.mu.Unlock()
+	if ch := confirmThrottle(t, b, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 5 || ch[0].To != 3 {
+		t.Fatalf("throttle after 3 calls: %+v, want 5 -> 3 (the calls the service accepted)", ch)
 	}
-	var changes []RateChange
-	for range 20 {
-		now = now.Add(2 * time.Second)
-		for {
-			b.mu.Lock()
-			ok, _ := b.admitAt(now)
-			b.mu.Unlock()
-			if !ok {
-				break
+	// The other client keeps the window busy: this budget takes its places
+	// as they free, and just before each time it does, a call meets a
+	// throttle.
+	for step := 1; step <= 15; step++ {
+		now = now.Add(300 * time.Millisecond)
+		b.mu.Lock()
+		free, _ := b.admitAt(now)
+		b.mu.Unlock()
+		if free {
+			// Lone (accepted calls came between): it teaches nothing, but
+			// the window was not clear.
+			if ch := b.answered(admitNowAnyway(b), CodePerSecondLimit); len(ch) != 0 {
+				t.Fatalf("step %d: a lone throttle changed the limit: %+v", step, ch)
 			}
-			o := admitNow(t, b)
-			changes = append(changes, b.answered(o, CodeOK)...)
+		}
+		if ch := fillWindow(t, b, now, CodeOK); len(ch) != 0 {
+			t.Fatalf("grew while throttles kept coming: %+v", ch)
 		}
 	}
-	if len(changes) != 2 || changes[0].From != 3 || changes[0].To != 4 || changes[1].To != 5 {
-		t.Errorf("changes %+v, want 3 -> 4 -> 5 (the configured bound)", changes)
+	if ps, _ := b.Limits(); ps != 3 {
+		t.Fatalf("per-second limit %d during contention, want 3", ps)
+	}
+	// Contention ends: one clear second later the limit is the configured 5.
+	now = now.Add(time.Second + occupyMargin)
+	ch := fillWindow(t, b, now, CodeOK)
+	if len(ch) != 1 || ch[0].From != 3 || ch[0].To != 5 {
+		t.Fatalf("after a clear second: %+v, want 3 -> 5", ch)
 	}
 	if ps, _ := b.Limits(); ps != 5 {
 		t.Errorf("per-second limit %d, want the configured 5", ps)
+	}
+}
+
+// admitNowAnyway records a call at the budget's present moment whether or
+// not the budget would admit it (another process's call, say).
+func admitNowAnyway(b *Budget) *slot {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := &slot{admitted: b.now()}
+	addSlot(b, s)
+	return s
+}
+
+// A learned limit cut by contention doubles (at least halfway) toward the
+// highest limit that held, one step per window without a throttle: it is
+// back within two windows of the contention's end, not one call per three
+// windows.
+func TestBudgetRecoversWithinTwoWindows(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := virtualBudget(0, 0, &now)
+	// Alone on the key: the service refuses the 61st call of a minute.
+	for range 60 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerMinuteLimit); len(ch) != 1 || ch[0].To != 60 {
+		t.Fatalf("first throttle: %+v, want minute 0 -> 60", ch)
+	}
+	// Another client takes 45 of the next minute: 15 are accepted.
+	now = now.Add(time.Minute + time.Second)
+	for range 15 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerMinuteLimit); len(ch) != 1 || ch[0].From != 60 || ch[0].To != 15 {
+		t.Fatalf("contention: %+v, want minute 60 -> 15 (the share given)", ch)
+	}
+	end := now // the other client stops
+	var steps []RateChange
+	for now.Sub(end) <= 2*time.Minute+10*time.Second {
+		now = now.Add(time.Second)
+		steps = append(steps, fillWindow(t, b, now, CodeOK)...)
+		if _, pm := b.Limits(); pm == 60 {
+			break
+		}
+	}
+	if _, pm := b.Limits(); pm != 60 || now.Sub(end) > 2*time.Minute+2*time.Second {
+		t.Fatalf("per-minute limit %d %v after the contention ended (steps %+v), want 60 within two minutes", pm, now.Sub(end), steps)
+	}
+	if len(steps) != 2 || steps[0].To != 38 {
+		t.Errorf("steps %+v, want 15 -> 38 -> 60", steps)
+	}
+}
+
+// At its ceiling a learned limit is probed a quarter higher only after
+// probeCalls calls with the window full and no throttle for a window, and
+// not at all while the calls never fill the window; a probe the service
+// refuses teaches the count it accepted.
+func TestBudgetProbesPastTheCeilingSlowly(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := virtualBudget(0, 0, &now)
+	for range 8 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerSecondLimit); len(ch) != 1 || ch[0].To != 8 {
+		t.Fatalf("first throttle: %+v, want second 0 -> 8", ch)
+	}
+	// Not full: 200 calls, one every 200 ms, never raise it.
+	now = now.Add(time.Second + occupyMargin)
+	for range 200 {
+		now = now.Add(200 * time.Millisecond)
+		if ch := b.answered(admitNow(t, b), CodeOK); len(ch) != 0 {
+			t.Fatalf("grew while the window was never full: %+v", ch)
+		}
+	}
+	// Full every second: the probe comes once probeCalls calls succeeded.
+	var changes []RateChange
+	calls := 0
+	for len(changes) == 0 && calls < 10*probeCalls {
+		now = now.Add(time.Second + occupyMargin)
+		before := len(b.sent)
+		changes = fillWindow(t, b, now, CodeOK)
+		calls += len(b.sent) - before
+	}
+	if len(changes) != 1 || changes[0].From != 8 || changes[0].To != 10 || calls < probeCalls {
+		t.Fatalf("probe %+v after %d calls, want 8 -> 10 after at least %d", changes, calls, probeCalls)
+	}
+	// The service still refuses the ninth: back to 8.
+	now = now.Add(time.Second + occupyMargin)
+	for range 8 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 10 || ch[0].To != 8 {
+		t.Errorf("refused probe: %+v, want 10 -> 8", ch)
 	}
 }
 
