@@ -85,6 +85,11 @@ type window struct {
 	// throttle, or the count first learned. After contention the limit
 	// climbs back to it within two windows.
 	ceiling int
+	// climbed: the last change was a climb toward the ceiling, not yet
+	// through a whole window. stubborn: a climb met a throttle within its
+	// window (another client still holds part of the key), so the next
+	// climb waits two windows and goes straight to the ceiling.
+	climbed, stubborn bool
 	// suspect is when an unconfirmed throttle of this window came back
 	// (zero: none). One throttle alone teaches nothing: a limit the calls
 	// really reached refuses the next call too, while a lone 31 or 32 amid
@@ -370,6 +375,7 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 // A throttle of a call admitted before the last change teaches nothing new
 // beyond a lower count. Callers hold b.mu.
 func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
+	now := b.now()
 	observed := 0
 	for _, o := range b.sent {
 		if o == s {
@@ -396,9 +402,13 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 	if from == 0 {
 		w.ceiling = max(w.ceiling, to) // the first count: the best guess of the real limit
 	}
+	// A climb the service refused within its window: someone else still
+	// uses the key. Leave it its share longer before the next climb.
+	w.stubborn = w.climbed && now.Sub(w.lastStep) <= w.length
+	w.climbed = false
 	w.learned = to
 	w.successes, w.full = 0, false
-	w.lastCut, w.lastStep = b.now(), b.now()
+	w.lastCut, w.lastStep = now, now
 	return RateChange{Window: w.name, From: from, To: to,
 		Reason: fmt.Sprintf("throttled (code %d) after %d calls in the last %s", code, observed, w.name)}, true
 }
@@ -416,8 +426,15 @@ func (b *Budget) grow(w *window, now time.Time) (RateChange, bool) {
 	}
 	w.successes++
 	from := w.limit()
-	if now.Sub(w.lastStep) < w.length || now.Sub(w.throttled) < w.length {
+	hold := w.length
+	if w.stubborn {
+		hold = 2 * w.length
+	}
+	if now.Sub(w.lastStep) < hold || now.Sub(w.throttled) < w.length {
 		return RateChange{}, false
+	}
+	if w.climbed {
+		w.climbed, w.stubborn = false, false // the climb held a whole window
 	}
 	if w.full {
 		w.ceiling = max(w.ceiling, from) // a whole window at the limit, none refused
@@ -427,6 +444,10 @@ func (b *Budget) grow(w *window, now time.Time) (RateChange, bool) {
 	switch {
 	case w.learned < w.ceiling:
 		to = min(w.ceiling, max(2*w.learned, (w.learned+w.ceiling+1)/2))
+		if w.stubborn {
+			to = w.ceiling
+		}
+		w.climbed = true
 		reason += ": back toward the highest limit that held"
 	case w.full && w.successes >= probeCalls:
 		to = w.learned + max(1, w.learned/4)

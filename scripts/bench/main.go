@@ -784,7 +784,7 @@ func sharedKey(h *harness) (string, error) {
 	served := total - throttled
 	bound := slidingBound(served, svc.perSecond, svc.perMinute, svc.generation)
 	return fmt.Sprintf("wall/bound %.2f (%.1fs / %.1fs for %d accepted calls)  other client accepted %d of %d  provider throttled %d  [goal <= 1.25]",
-		wall.Seconds()/bound.Seconds(), wall.Seconds(), bound.Seconds(), served, other, otherCalls, throttled), nil
+		wall.Seconds()/bound.Seconds(), wall.Seconds(), bound.Seconds(), served, other, otherCalls, throttled-(otherCalls-other)), nil
 }
 
 // otherCall is one call of another client on the bench's key; it says
