@@ -37,8 +37,11 @@ import (
 // above that it probes by a quarter after probeCalls calls at the limit
 // (see answered, learn and grow).
 type Budget struct {
-	mu      sync.Mutex
-	now     func() time.Time
+	mu  sync.Mutex
+	now func() time.Time
+	// after starts a wait of d on the budget's clock: its channel fires when
+	// d has passed, stop abandons it. Tests drive both with a virtual clock.
+	after   func(d time.Duration) (fire <-chan time.Time, stop func() bool)
 	windows [2]*window // second, minute
 	sent    []*slot    // admitted calls, oldest first
 	flying  int        // calls of sent not yet answered
@@ -136,6 +139,10 @@ type RateChange struct {
 func NewBudget(perSecond, perMinute int) *Budget {
 	return &Budget{
 		now: time.Now,
+		after: func(d time.Duration) (<-chan time.Time, func() bool) {
+			t := time.NewTimer(d)
+			return t.C, t.Stop
+		},
 		windows: [2]*window{
 			{name: "second", length: time.Second, configured: max(perSecond, 0), ceiling: max(perSecond, 0)},
 			{name: "minute", length: time.Minute, configured: max(perMinute, 0), ceiling: max(perMinute, 0)},
@@ -248,6 +255,9 @@ func withLowPriority(ctx context.Context) context.Context {
 // take waits until the budget admits a call and returns its slot; a wait
 // that would outlast ctx's deadline fails at once.
 func (b *Budget) take(ctx context.Context) (*slot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // an ended call never spends a place
+	}
 	low, _ := ctx.Value(lowPriorityKey{}).(bool)
 	b.mu.Lock()
 	b.seq++
@@ -285,11 +295,10 @@ func (b *Budget) take(ctx context.Context) (*slot, error) {
 		}
 		changed := b.changed
 		b.mu.Unlock()
-		var timer *time.Timer
 		var fire <-chan time.Time
+		var stop func() bool
 		if !wake.IsZero() {
-			timer = time.NewTimer(wake.Sub(now))
-			fire = timer.C
+			fire, stop = b.after(wake.Sub(now))
 		}
 		select {
 		case <-ctx.Done():
@@ -300,8 +309,8 @@ func (b *Budget) take(ctx context.Context) (*slot, error) {
 		case <-changed:
 		case <-fire:
 		}
-		if timer != nil {
-			timer.Stop()
+		if stop != nil {
+			stop()
 		}
 		b.mu.Lock()
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +18,94 @@ import (
 func virtualBudget(perSecond, perMinute int, now *time.Time) *Budget {
 	b := NewBudget(perSecond, perMinute)
 	b.now = func() time.Time { return *now }
+	return b
+}
+
+// virtualClock is a budget clock that moves only when a test moves it:
+// take's waits (Budget.after) fire when the clock passes their end.
+type virtualClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*virtualTimer
+}
+
+type virtualTimer struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func newVirtualClock() *virtualClock {
+	return &virtualClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+}
+
+func (v *virtualClock) Now() time.Time {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.now
+}
+
+func (v *virtualClock) After(d time.Duration) (<-chan time.Time, func() bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	vt := &virtualTimer{at: v.now.Add(d), ch: make(chan time.Time, 1)}
+	v.timers = append(v.timers, vt)
+	return vt.ch, func() bool {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		i := slices.Index(v.timers, vt)
+		if i >= 0 {
+			v.timers = slices.Delete(v.timers, i, i+1)
+		}
+		return i >= 0
+	}
+}
+
+// pending returns the end of the earliest wait in progress.
+func (v *virtualClock) pending() (time.Time, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.timers) == 0 {
+		return time.Time{}, false
+	}
+	return slices.MinFunc(v.timers, func(a, b *virtualTimer) int { return a.at.Compare(b.at) }).at, true
+}
+
+// advanceTo moves the clock to t and fires every wait that ended.
+func (v *virtualClock) advanceTo(t time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if t.After(v.now) {
+		v.now = t
+	}
+	kept := v.timers[:0]
+	for _, vt := range v.timers {
+		if vt.at.After(v.now) {
+			kept = append(kept, vt)
+			continue
+		}
+		vt.ch <- v.now
+	}
+	v.timers = kept
+}
+
+// awaitWait returns the end of the first wait some goroutine starts on the
+// clock; the real time it allows is only a bound against a hung test.
+func (v *virtualClock) awaitWait(t *testing.T) time.Time {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		if at, ok := v.pending(); ok {
+			return at
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	t.Fatal("no goroutine started waiting on the budget")
+	return time.Time{}
+}
+
+// clockedBudget returns a budget that reads and waits on clock.
+func clockedBudget(perSecond, perMinute int, clock *virtualClock) *Budget {
+	b := NewBudget(perSecond, perMinute)
+	b.now, b.after = clock.Now, clock.After
 	return b
 }
 
@@ -372,10 +461,8 @@ func TestBudgetProbesPastTheCeilingSlowly(t *testing.T) {
 // Status polls wait behind other calls: when a place frees, a create that
 // queued after a poll still goes first.
 func TestBudgetPollsYieldToOtherCalls(t *testing.T) {
-	if testing.Short() {
-		t.Skip("takes about 2 s of real time")
-	}
-	b := NewBudget(1, 0)
+	clock := newVirtualClock()
+	b := clockedBudget(1, 0, clock)
 	first, err := b.take(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -400,12 +487,20 @@ func TestBudgetPollsYieldToOtherCalls(t *testing.T) {
 			if n == want {
 				return
 			}
-			time.Sleep(time.Millisecond)
+			time.Sleep(100 * time.Microsecond)
 		}
 	}
 	queue("poll", withLowPriority(t.Context()))
 	queue("create", t.Context())
 	b.answered(first, CodeOK)
+	// Each goes one second (and the margin) after the answer before it.
+	for range 2 {
+		at := clock.awaitWait(t)
+		if want := clock.Now().Add(time.Second + occupyMargin); !at.Equal(want) {
+			t.Errorf("a call waits until %v, want %v", at, want)
+		}
+		clock.advanceTo(at)
+	}
 	wg.Wait()
 	close(order)
 	var got []string
@@ -447,32 +542,31 @@ func TestBudgetChangeIsLogged(t *testing.T) {
 	}
 }
 
-// Many goroutines share one budget. The lower bound on elapsed time is
-// guaranteed by the limiter (a slow machine only makes it longer); the
-// server-side window count allows for scheduling jitter of a request or two.
+// Many goroutines share one budget: on the budget's clock, no second holds
+// more calls than the limit as the service sees them arrive, and the 60
+// calls take at least a second (50 at once, then the other 10 one second
+// after answers came back).
 func TestBudgetSharedAcrossGoroutines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("takes about 1 s of real time")
-	}
+	clock := newVirtualClock()
+	const rps, workers, each = 50, 20, 3
+	budget := clockedBudget(rps, 6000, clock)
 	var mu sync.Mutex
 	var arrivals []time.Time
 	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
 		mu.Lock()
-		arrivals = append(arrivals, time.Now())
+		arrivals = append(arrivals, clock.Now())
 		mu.Unlock()
 		writeJSON(w, http.StatusOK, okEnvelope(`{"views":1}`))
 	})
-	const rps, workers, each = 50, 20, 3
 	c, err := New(func() Config {
 		cfg := f.config()
-		cfg.RequestsPerSecond = rps
-		cfg.RequestsPerMinute = 6000
+		cfg.Budget = budget
 		return cfg
 	}())
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	start := clock.Now()
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -483,11 +577,28 @@ func TestBudgetSharedAcrossGoroutines(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	// 50 at once, then the other 10 one second after answers came back.
-	if minimum := time.Second; elapsed < minimum {
-		t.Errorf("%d requests took %v, the budget allows no less than %v", workers*each, elapsed, minimum)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	// Move the clock to the next wait's end whenever no call is in flight.
+	for finished := false; !finished; {
+		select {
+		case <-done:
+			finished = true
+			continue
+		case <-time.After(100 * time.Microsecond):
+		}
+		budget.mu.Lock()
+		idle := budget.flying == 0
+		budget.mu.Unlock()
+		if at, ok := clock.pending(); ok && idle {
+			clock.advanceTo(at)
+		}
+	}
+	if elapsed := clock.Now().Sub(start); elapsed < time.Second {
+		t.Errorf("%d requests took %v of the budget's clock, the budget allows no less than 1s", workers*each, elapsed)
+	}
+	if len(arrivals) != workers*each {
+		t.Fatalf("%d requests arrived, want %d", len(arrivals), workers*each)
 	}
 	sort.Slice(arrivals, func(i, j int) bool { return arrivals[i].Before(arrivals[j]) })
 	for i := range arrivals {
@@ -496,7 +607,6 @@ func TestBudgetSharedAcrossGoroutines(t *testing.T) {
 			t.Errorf("%d requests arrived within one second (limit %d)", n, rps)
 		}
 	}
-	t.Logf("%d requests in %v", len(arrivals), elapsed)
 }
 
 // A budget that cannot admit a call before the deadline fails at once with
@@ -530,7 +640,8 @@ func TestBudgetSharedAcrossClients(t *testing.T) {
 	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, okEnvelope(`{"views":1}`))
 	})
-	budget := NewBudget(2, 0) // 2 at once, then 2 a second
+	clock := newVirtualClock()
+	budget := clockedBudget(2, 0, clock) // 2 at once, then 2 a second
 	var clients []*Client
 	for range 2 {
 		cfg := f.config()
@@ -541,16 +652,32 @@ func TestBudgetSharedAcrossClients(t *testing.T) {
 		}
 		clients = append(clients, c)
 	}
-	start := time.Now()
-	for i := range 3 {
-		if _, err := clients[i%2].GetUserStats(t.Context()); err != nil {
+	start := clock.Now()
+	for i := range 2 {
+		if _, err := clients[i].GetUserStats(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Separate budgets would let all three through at once; one shared
-	// budget holds the third until a second after the first's answer.
-	if elapsed, minimum := time.Since(start), time.Second; elapsed < minimum {
-		t.Errorf("3 calls through two clients sharing a 2/s budget took %v, want at least %v", elapsed, minimum)
+	// Separate budgets would let the third through at once; one shared
+	// budget holds it until a second after the first's answer.
+	third := make(chan error)
+	go func() {
+		_, err := clients[0].GetUserStats(t.Context())
+		third <- err
+	}()
+	at := clock.awaitWait(t)
+	if want := start.Add(time.Second + occupyMargin); !at.Equal(want) {
+		t.Fatalf("the third call waits until %v, want %v", at, want)
+	}
+	if f.count() != 2 {
+		t.Fatalf("the service saw %d calls before the wait ended, want 2", f.count())
+	}
+	clock.advanceTo(at)
+	if err := <-third; err != nil {
+		t.Fatal(err)
+	}
+	if f.count() != 3 {
+		t.Errorf("the service saw %d calls, want 3", f.count())
 	}
 }
 
