@@ -34,8 +34,10 @@ import (
 // no throttle came for a whole window, the limit climbs back
 // multiplicatively (doubling, and at least halfway) to the highest limit
 // that held, so that it is back within two windows of the contention's end;
-// above that it probes by a quarter after probeCalls calls at the limit
-// (see answered, learn and grow).
+// above that it probes a quarter higher: after one full window until a probe
+// was refused (the first count may have been taken while another client had
+// part of the window), then after probeCalls calls at the limit (see
+// answered, learn and grow).
 type Budget struct {
 	mu  sync.Mutex
 	now func() time.Time
@@ -93,6 +95,11 @@ type window struct {
 	// window (another client still holds part of the key), so the next
 	// climb waits two windows and goes straight to the ceiling.
 	climbed, stubborn bool
+	// confirmed: a probe past the ceiling was refused, so the ceiling is the
+	// service's limit, not a count taken while another client had part of
+	// the window. Until then a full window without a throttle is probe
+	// enough.
+	confirmed bool
 	// suspect is when an unconfirmed throttle of this window came back
 	// (zero: none). One throttle alone teaches nothing: a limit the calls
 	// really reached refuses the next call too, while a lone 31 or 32 amid
@@ -408,8 +415,12 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 	if from != 0 && to >= from {
 		return RateChange{}, false
 	}
-	if from == 0 {
+	switch {
+	case from == 0:
 		w.ceiling = max(w.ceiling, to) // the first count: the best guess of the real limit
+	case from > w.ceiling:
+		// A probe the service refused: what it accepted is its limit.
+		w.ceiling, w.confirmed = max(w.ceiling, to), true
 	}
 	// A climb the service refused within its window: someone else still
 	// uses the key. Leave it its share longer before the next climb.
@@ -458,7 +469,7 @@ func (b *Budget) grow(w *window, now time.Time) (RateChange, bool) {
 		}
 		w.climbed = true
 		reason += ": back toward the highest limit that held"
-	case w.full && w.successes >= probeCalls:
+	case w.full && (w.successes >= probeCalls || !w.confirmed):
 		to = w.learned + max(1, w.learned/4)
 		reason = fmt.Sprintf("%d calls succeeded at the limit: probing higher", w.successes)
 	default:

@@ -263,8 +263,10 @@ func TestBudgetLearnsFromThrottles(t *testing.T) {
 	if len(ch) != 1 || ch[0].Window != "minute" || ch[0].To != 12 {
 		t.Fatalf("per-minute throttle: %+v, want minute 0 -> 12", ch)
 	}
-	if ps, pm := b.Limits(); ps != 8 || pm != 12 {
-		t.Errorf("limits %d/s %d/min, want 8 and 12", ps, pm)
+	// The per-second count, full once and then a whole second without a
+	// throttle, was probed a quarter higher meanwhile (it is a first count).
+	if ps, pm := b.Limits(); ps != 10 || pm != 12 {
+		t.Errorf("limits %d/s %d/min, want 10 and 12", ps, pm)
 	}
 
 	// Throttled although the window held no more than the limit allows
@@ -415,10 +417,11 @@ func TestBudgetRecoversWithinTwoWindows(t *testing.T) {
 	}
 }
 
-// At its ceiling a learned limit is probed a quarter higher only after
-// probeCalls calls with the window full and no throttle for a window, and
-// not at all while the calls never fill the window; a probe the service
-// refuses teaches the count it accepted.
+// At its ceiling a learned limit is probed a quarter higher after a full
+// window without a throttle until the service refuses a probe, then only
+// after probeCalls calls with the window full, and never while the calls
+// do not fill the window; a probe the service refuses teaches the count it
+// accepted.
 func TestBudgetProbesPastTheCeilingSlowly(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	b := virtualBudget(0, 0, &now)
@@ -436,7 +439,25 @@ func TestBudgetProbesPastTheCeilingSlowly(t *testing.T) {
 			t.Fatalf("grew while the window was never full: %+v", ch)
 		}
 	}
-	// Full every second: the probe comes once probeCalls calls succeeded.
+	// Full every second: a first count is probed after one full second
+	// without a throttle; the service refuses the ninth call, which
+	// confirms 8.
+	now = now.Add(time.Second + occupyMargin)
+	if ch := fillWindow(t, b, now, CodeOK); len(ch) != 0 {
+		t.Fatalf("probed before a full second went by: %+v", ch)
+	}
+	now = now.Add(time.Second + occupyMargin)
+	probe := b.answered(admitNow(t, b), CodeOK)
+	if len(probe) != 1 || probe[0].From != 8 || probe[0].To != 10 {
+		t.Fatalf("first probe %+v, want 8 -> 10 after a full second", probe)
+	}
+	for range 7 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 10 || ch[0].To != 8 {
+		t.Fatalf("refused first probe: %+v, want 10 -> 8", ch)
+	}
+	// Confirmed: the next probe comes once probeCalls calls succeeded.
 	var changes []RateChange
 	calls := 0
 	for len(changes) == 0 && calls < 10*probeCalls {
