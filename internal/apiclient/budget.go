@@ -406,6 +406,15 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 	}
 	from := w.limit()
 	to := max(observed, 1)
+	if from != 0 && from > w.ceiling {
+		// A probe past the ceiling the service refused: back to the
+		// ceiling, which is now known to be the service's limit (the count
+		// above may include calls in flight that it refuses too).
+		if s.admitted.Before(w.lastCut) {
+			return RateChange{}, false
+		}
+		to, w.confirmed = w.ceiling, true
+	}
 	if from != 0 && to >= from {
 		if s.admitted.Before(w.lastCut) {
 			return RateChange{}, false // admitted under a higher limit since cut
@@ -415,12 +424,8 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 	if from != 0 && to >= from {
 		return RateChange{}, false
 	}
-	switch {
-	case from == 0:
+	if from == 0 {
 		w.ceiling = max(w.ceiling, to) // the first count: the best guess of the real limit
-	case from > w.ceiling:
-		// A probe the service refused: what it accepted is its limit.
-		w.ceiling, w.confirmed = max(w.ceiling, to), true
 	}
 	// A climb the service refused within its window: someone else still
 	// uses the key. Leave it its share longer before the next climb.
