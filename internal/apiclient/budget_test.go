@@ -287,9 +287,9 @@ func TestBudgetLearnsFromThrottles(t *testing.T) {
 	}
 }
 
-// fillWindow admits and answers calls at now for as long as the budget
-// admits them, and returns the changes the answers made.
-func fillWindow(t *testing.T, b *Budget, now time.Time, code int) []RateChange {
+// fillWindow admits calls at now for as long as the budget admits them,
+// the service accepting each, and returns the changes the answers made.
+func fillWindow(t *testing.T, b *Budget, now time.Time) []RateChange {
 	t.Helper()
 	var changes []RateChange
 	for {
@@ -299,7 +299,7 @@ func fillWindow(t *testing.T, b *Budget, now time.Time, code int) []RateChange {
 		if !ok {
 			return changes
 		}
-		changes = append(changes, b.answered(admitNow(t, b), code)...)
+		changes = append(changes, b.answered(admitNow(t, b), CodeOK)...)
 	}
 }
 
@@ -350,7 +350,7 @@ func TestBudgetRecoversToConfiguredLimit(t *testing.T) {
 				t.Fatalf("step %d: a lone throttle changed the limit: %+v", step, ch)
 			}
 		}
-		if ch := fillWindow(t, b, now, CodeOK); len(ch) != 0 {
+		if ch := fillWindow(t, b, now); len(ch) != 0 {
 			t.Fatalf("grew while throttles kept coming: %+v", ch)
 		}
 	}
@@ -359,7 +359,7 @@ func TestBudgetRecoversToConfiguredLimit(t *testing.T) {
 	}
 	// Contention ends: one clear second later the limit is the configured 5.
 	now = now.Add(time.Second + occupyMargin)
-	ch := fillWindow(t, b, now, CodeOK)
+	ch := fillWindow(t, b, now)
 	if len(ch) != 1 || ch[0].From != 3 || ch[0].To != 5 {
 		t.Fatalf("after a clear second: %+v, want 3 -> 5", ch)
 	}
@@ -404,7 +404,7 @@ func TestBudgetRecoversWithinTwoWindows(t *testing.T) {
 	var steps []RateChange
 	for now.Sub(end) <= 2*time.Minute+10*time.Second {
 		now = now.Add(time.Second)
-		steps = append(steps, fillWindow(t, b, now, CodeOK)...)
+		steps = append(steps, fillWindow(t, b, now)...)
 		if _, pm := b.Limits(); pm == 60 {
 			break
 		}
@@ -443,7 +443,7 @@ func TestBudgetProbesPastTheCeilingSlowly(t *testing.T) {
 	// without a throttle; the service refuses the ninth call, which
 	// confirms 8.
 	now = now.Add(time.Second + occupyMargin)
-	if ch := fillWindow(t, b, now, CodeOK); len(ch) != 0 {
+	if ch := fillWindow(t, b, now); len(ch) != 0 {
 		t.Fatalf("probed before a full second went by: %+v", ch)
 	}
 	now = now.Add(time.Second + occupyMargin)
@@ -463,7 +463,7 @@ func TestBudgetProbesPastTheCeilingSlowly(t *testing.T) {
 	for len(changes) == 0 && calls < 10*probeCalls {
 		now = now.Add(time.Second + occupyMargin)
 		before := len(b.sent)
-		changes = fillWindow(t, b, now, CodeOK)
+		changes = fillWindow(t, b, now)
 		calls += len(b.sent) - before
 	}
 	if len(changes) != 1 || changes[0].From != 8 || changes[0].To != 10 || calls < probeCalls {

@@ -698,7 +698,7 @@ func mixed(h *harness) (string, error) {
 		return "", err
 	}
 	logoPath, pdfPath := filepath.Join(e.dir, "logo.png"), filepath.Join(e.dir, "doc.pdf")
-	if err := os.WriteFile(logoPath, logo, 0o600); err != nil {
+	if err := os.WriteFile(logoPath, logo, 0o600); err != nil { //nolint:gosec // G703: a file in the bench's own temporary directory
 		return "", err
 	}
 	if err := writePDF(pdfPath, 0); err != nil {
