@@ -37,9 +37,12 @@ type Config struct {
 	Jobs *JobBook
 
 	// ViewTTL is how long an answer of collection.getCollection or
-	// collection.getPermissions is reused by this Client (views.go states
-	// the rule): 0 means DefaultViewTTL, a negative value never reuses nor
-	// joins reads.
+	// collection.getPermissions is reused by this Client, whose reads of
+	// one view at the same time are also joined (views.go states the rule).
+	// 0 or less: every read reaches the service. Set it only on a Client
+	// that lives for one operation (the provider builds one per graph walk
+	// and sets DefaultViewTTL): a longer-lived Client would not see changes
+	// made by others within the TTL.
 	ViewTTL time.Duration
 
 	Retry RetryPolicy
@@ -197,11 +200,7 @@ func New(cfg Config) (*Client, error) {
 	if c.jobs == nil {
 		c.jobs = NewJobBook()
 	}
-	ttl := cfg.ViewTTL
-	if ttl == 0 {
-		ttl = DefaultViewTTL
-	}
-	c.views = newViews(ttl, func() time.Time { return c.now() })
+	c.views = newViews(cfg.ViewTTL, func() time.Time { return c.now() })
 	c.do = c.pipeline()
 	if c.http == nil {
 		c.http = defaultHTTPClient()

@@ -16,10 +16,12 @@
 //
 // # Views
 //
-// Reads of one collection (collection.getCollection) or its access list
-// (collection.getPermissions) that a Client makes at the same time share
-// one call, and an answer is reused for two minutes at most; a Client lives
-// for one Terraform operation, so no answer outlives it. Every write of the
+// On a Client built with Config.ViewTTL (the provider builds one per
+// Terraform operation and sets DefaultViewTTL, two minutes), reads of one
+// collection (collection.getCollection) or its access list
+// (collection.getPermissions) at the same time share one call, and an
+// answer is reused for at most the TTL, so no answer outlives the
+// operation. Every write of the
 // Client to the collection or list forgets the answer when it starts and
 // ends, so no read shows an answer older than the Client's own write;
 // setLogo and deleteBackgroundImage answer the collection, and their answer

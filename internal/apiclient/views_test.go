@@ -79,11 +79,15 @@ func newCollectionService(t *testing.T) (*collectionService, *fakeAPI) {
 	return s, newFakeAPI(t, s.respond)
 }
 
+// withViews is the configuration of a Client that lives for one operation,
+// as the provider's do.
+func withViews(cfg *Config) { cfg.ViewTTL = DefaultViewTTL }
+
 // Reads of one collection at the same time, and reads while the answer is
 // fresh, share one call; every caller gets a value of its own.
 func TestViewsShareReads(t *testing.T) {
 	_, f := newCollectionService(t)
-	c, _ := newTestClient(t, f, nil)
+	c, _ := newTestClient(t, f, withViews)
 	var wg sync.WaitGroup
 	got := make([]*Collection, 8)
 	for i := range got {
@@ -122,7 +126,7 @@ func TestViewsShareReads(t *testing.T) {
 // write is not kept.
 func TestViewsNeverOlderThanOwnWrite(t *testing.T) {
 	s, f := newCollectionService(t)
-	c, _ := newTestClient(t, f, nil)
+	c, _ := newTestClient(t, f, withViews)
 	ctx := t.Context()
 	read := func(want string, wantItems int) {
 		t.Helper()
@@ -191,7 +195,7 @@ func TestViewsNeverOlderThanOwnWrite(t *testing.T) {
 // answer is fresh; what they read becomes the view.
 func TestViewsPollsReadAfresh(t *testing.T) {
 	s, f := newCollectionService(t)
-	c, _ := newTestClient(t, f, nil)
+	c, _ := newTestClient(t, f, withViews)
 	if _, err := c.GetCollection(t.Context(), "c1"); err != nil {
 		t.Fatal(err)
 	}
@@ -216,12 +220,12 @@ func TestViewsPollsReadAfresh(t *testing.T) {
 // is older than the TTL.
 func TestViewsSeeOutsideChanges(t *testing.T) {
 	s, f := newCollectionService(t)
-	c, fs := newTestClient(t, f, nil)
+	c, fs := newTestClient(t, f, withViews)
 	if _, err := c.GetCollection(t.Context(), "c1"); err != nil {
 		t.Fatal(err)
 	}
 	s.set("changed outside")
-	next, _ := newTestClient(t, f, nil)
+	next, _ := newTestClient(t, f, withViews)
 	if col, err := next.GetCollection(t.Context(), "c1"); err != nil || col.CollectionTitle != "changed outside" {
 		t.Fatalf("the next operation read %+v, %v; want the change", col, err)
 	}
@@ -232,7 +236,8 @@ func TestViewsSeeOutsideChanges(t *testing.T) {
 	if col, _ := c.GetCollection(t.Context(), "c1"); col.CollectionTitle != "changed outside" {
 		t.Errorf("after the TTL the same Client read %q, want the change", col.CollectionTitle)
 	}
-	off, _ := newTestClient(t, f, func(cfg *Config) { cfg.ViewTTL = -1 })
+	// A Client that may live longer than an operation reuses nothing.
+	off, _ := newTestClient(t, f, nil)
 	before := f.count()
 	for range 2 {
 		if _, err := off.GetCollection(t.Context(), "c1"); err != nil {
@@ -240,7 +245,7 @@ func TestViewsSeeOutsideChanges(t *testing.T) {
 		}
 	}
 	if n := f.count() - before; n != 2 {
-		t.Errorf("with ViewTTL < 0, 2 reads made %d calls, want 2", n)
+		t.Errorf("without ViewTTL, 2 reads made %d calls, want 2", n)
 	}
 }
 
@@ -248,7 +253,7 @@ func TestViewsSeeOutsideChanges(t *testing.T) {
 // waits for that answer instead of calling.
 func TestViewsReadWaitsForCarryingWrite(t *testing.T) {
 	_, f := newCollectionService(t)
-	c, _ := newTestClient(t, f, nil)
+	c, _ := newTestClient(t, f, withViews)
 	release := make(chan struct{})
 	go func() {
 		err := c.views.write(collectionView("c1"), true, func() (json.RawMessage, error) {
