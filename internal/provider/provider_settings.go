@@ -164,18 +164,16 @@ func boolSetting(v types.Bool, attr, env string, getenv func(string) string, dia
 // request budget drawn from budgets.
 func (s providerSettings) clientConfig(userAgent string, budgets *budgetRegistry) apiclient.Config {
 	return apiclient.Config{
-		BaseURL:   s.BaseURL,
-		UploadURL: s.UploadURL,
-		APIKey:    s.APIKey,
-		Secret:    s.APISecret,
-		UserAgent: userAgent,
-		Budget:    budgets.budget(budgetKey{s.BaseURL, s.APIKey, s.RequestsPerSecond, s.RequestsPerMinute}),
-		Retry:     apiclient.RetryPolicy{MaxRetries: s.MaxRetries},
-		// Configure builds a client per graph walk, so its views of
-		// collections never outlive one Terraform operation.
-		ViewTTL:           apiclient.DefaultViewTTL,
+		BaseURL:           s.BaseURL,
+		UploadURL:         s.UploadURL,
+		APIKey:            s.APIKey,
+		Secret:            s.APISecret,
+		UserAgent:         userAgent,
+		Budget:            budgets.budget(budgetKey{s.BaseURL, s.APIKey, s.RequestsPerSecond, s.RequestsPerMinute}),
+		Retry:             apiclient.RetryPolicy{MaxRetries: s.MaxRetries},
 		AllowInsecureHTTP: s.InsecureHTTP,
 		Logger:            newTFLogger(s.APIKey, s.APISecret),
+		ViewTTL:           apiclient.DefaultViewTTL, // a client per graph walk: its views never outlive an operation
 	}
 }
 
