@@ -55,7 +55,7 @@ func permissionsView(hash string) viewKey { return viewKey{ActionGetPermissions,
 //     landed never reuse an answer or join a read (they exist to see a
 //     change); what they read becomes the fresh view.
 type views struct {
-	ttl time.Duration // <= 0: nothing is reused or joined
+	ttl time.Duration // <= 0: nothing is reused, joined or tracked
 	now func() time.Time
 
 	mu sync.Mutex
@@ -191,6 +191,10 @@ func (vs *views) read(ctx context.Context, k viewKey, fresh bool, fetch func() (
 // write runs a write of k (rule 2): send performs it and returns the
 // answer's data when that data is the view itself (nil otherwise).
 func (vs *views) write(k viewKey, carries bool, send func() (json.RawMessage, error)) error {
+	if vs.ttl <= 0 {
+		_, err := send()
+		return err
+	}
 	vs.mu.Lock()
 	v := vs.get(k)
 	v.gen++
@@ -217,7 +221,7 @@ func (vs *views) write(k viewKey, carries bool, send func() (json.RawMessage, er
 	overlapped := v.gen != mine || v.writing > 0
 	v.gen++
 	v.data, v.flight = nil, nil
-	if err == nil && data != nil && !overlapped && vs.ttl > 0 {
+	if err == nil && data != nil && !overlapped {
 		v.data, v.at = data, vs.now()
 	}
 	return err
