@@ -113,7 +113,7 @@ type Client struct {
 	http      *http.Client
 	retry     retryLimits
 	budget    *Budget
-	jobs      *jobBook
+	jobs      *JobBook
 	views     *views
 	do        step // the call path (pipeline)
 	converted converted

@@ -64,22 +64,20 @@ type jobTimes struct {
 	pending []time.Time   // starts of the jobs waited on, oldest first
 }
 
-// jobBook holds the jobTimes of each kind of job for one Client (Config.Jobs
-// shares one between Clients). It is safe for concurrent use.
-type jobBook struct {
+// JobBook remembers how long asynchronous jobs (generations, conversions)
+// took, so that status polls are spent where they tell something: it holds
+// the jobTimes of each kind. A Client has its own unless Config.Jobs shares
+// one. It is safe for concurrent use.
+type JobBook struct {
 	mu   sync.Mutex
 	jobs map[string]*jobTimes
 }
 
-// JobBook remembers how long asynchronous jobs took, so that status polls
-// are spent where they tell something; see Config.Jobs.
-type JobBook = jobBook
-
 // NewJobBook returns an empty JobBook.
-func NewJobBook() *JobBook { return &jobBook{jobs: map[string]*jobTimes{}} }
+func NewJobBook() *JobBook { return &JobBook{jobs: map[string]*jobTimes{}} }
 
 // jobKind returns kind's times. Callers hold b.mu.
-func (b *jobBook) jobKind(kind string) *jobTimes {
+func (b *JobBook) jobKind(kind string) *jobTimes {
 	j := b.jobs[kind]
 	if j == nil {
 		j = &jobTimes{}
@@ -90,7 +88,7 @@ func (b *jobBook) jobKind(kind string) *jobTimes {
 
 // jobStarted registers a wait that began at start; the returned function
 // ends it.
-func (b *jobBook) jobStarted(kind string, start time.Time) func() {
+func (b *JobBook) jobStarted(kind string, start time.Time) func() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
@@ -106,7 +104,7 @@ func (b *jobBook) jobStarted(kind string, start time.Time) func() {
 }
 
 // jobDone records that a job was seen done at elapsed.
-func (b *jobBook) jobDone(kind string, elapsed time.Duration) {
+func (b *JobBook) jobDone(kind string, elapsed time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
@@ -118,7 +116,7 @@ func (b *jobBook) jobDone(kind string, elapsed time.Duration) {
 // firstPollAt is the elapsed time before which the first poll of a job
 // started at start is not worth its call; follow says the job waits on an
 // older one, so the answer may change before then.
-func (b *jobBook) firstPollAt(kind string, start time.Time) (at time.Duration, follow bool) {
+func (b *JobBook) firstPollAt(kind string, start time.Time) (at time.Duration, follow bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
@@ -137,7 +135,7 @@ type pollCheck func(ctx context.Context) (status string, done bool, err error)
 // pollSchedule describes how one kind of wait polls.
 type pollSchedule struct {
 	what  string        // JobGeneration, JobConversion or JobDownloadPackage
-	learn bool          // learn from and teach the Client's job durations (jobBook)
+	learn bool          // learn from and teach the Client's job durations (JobBook)
 	least time.Duration // least time between two polls
 }
 
