@@ -392,7 +392,7 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 // beyond a lower count. Callers hold b.mu.
 func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 	now := b.now()
-	observed := 0
+	observed, accepted := 0, 0 // accepted: of observed, those already answered
 	for _, o := range b.sent {
 		if o == s {
 			break // b.sent is in the order of admission
@@ -402,6 +402,9 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 		}
 		if o.answered.IsZero() || o.answered.After(s.admitted.Add(-w.length-occupyMargin)) {
 			observed++
+			if !o.answered.IsZero() {
+				accepted++
+			}
 		}
 	}
 	from := w.limit()
@@ -425,7 +428,9 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 		return RateChange{}, false
 	}
 	if from == 0 {
-		w.ceiling = max(w.ceiling, to) // the first count: the best guess of the real limit
+		// The first count: the best guess of the real limit, of calls the
+		// service did accept (those in flight may yet be refused).
+		w.ceiling = max(w.ceiling, accepted, 1)
 	}
 	// A climb the service refused within its window: someone else still
 	// uses the key. Leave it its share longer before the next climb.

@@ -758,3 +758,29 @@ func TestBudgetIgnoresLoneThrottles(t *testing.T) {
 		t.Errorf("limits %d/s %d/min after lone throttles, want none learned", ps, pm)
 	}
 }
+
+// The ceiling a first throttle teaches counts only calls the service did
+// accept: calls still in flight may yet be refused, and a ceiling counted
+// with them would send every later climb into the same refusals.
+func TestBudgetFirstCountIsWhatWasAccepted(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := virtualBudget(0, 0, &now)
+	var burst []*slot
+	for range 10 {
+		burst = append(burst, admitNow(t, b))
+	}
+	for _, s := range burst[:6] {
+		b.answered(s, CodeOK)
+	}
+	b.answered(burst[8], CodePerSecondLimit)
+	ch := b.answered(burst[9], CodePerSecondLimit)
+	if len(ch) != 1 || ch[0].To != 8 {
+		t.Fatalf("first throttle: %+v, want second 0 -> 8 (6 accepted, 2 in flight)", ch)
+	}
+	b.mu.Lock()
+	ceiling := b.windows[perSecond].ceiling
+	b.mu.Unlock()
+	if ceiling != 6 {
+		t.Errorf("ceiling %d, want the 6 calls the service accepted", ceiling)
+	}
+}
