@@ -28,12 +28,22 @@ import (
 // A window's limit is the configured one (an upper bound) or, below it,
 // the one learned from the service: a 31 teaches the per-second window, a
 // 32 the per-minute one, once a second refusal with no accepted call in
-// between shows the window really is full (additive increase,
-// multiplicative decrease; see answered, learn and grow). Budget also remembers how long asynchronous jobs take
-// (see jobTimes), so that polls are spent where they tell something.
+// between shows the window really is full. The limit then drops to the
+// calls of this process the service accepted in that window: while another
+// client uses the key, this process keeps to the share it was given. Once
+// no throttle came for a whole window, the limit climbs back
+// multiplicatively (doubling, and at least halfway) to the highest limit
+// that held, so that it is back within two windows of the contention's end;
+// above that it probes a quarter higher: after one full window until a probe
+// was refused (the first count may have been taken while another client had
+// part of the window), then after probeCalls calls at the limit (see
+// answered, learn and grow).
 type Budget struct {
-	mu      sync.Mutex
-	now     func() time.Time
+	mu  sync.Mutex
+	now func() time.Time
+	// after starts a wait of d on the budget's clock: its channel fires when
+	// d has passed, stop abandons it. Tests drive both with a virtual clock.
+	after   func(d time.Duration) (fire <-chan time.Time, stop func() bool)
 	windows [2]*window // second, minute
 	sent    []*slot    // admitted calls, oldest first
 	flying  int        // calls of sent not yet answered
@@ -41,7 +51,6 @@ type Budget struct {
 	queue   []*waiter // calls waiting, in the order they may go
 	seq     uint64
 	changed chan struct{} // closed and replaced whenever a waiter may go
-	jobs    map[string]*jobTimes
 }
 
 // Window indexes of Budget.windows.
@@ -55,10 +64,12 @@ const (
 // window after another must not be refused for a nanosecond.
 const occupyMargin = 2 * time.Millisecond
 
-// probeWindows is how many windows' worth of calls must succeed, with the
-// window full, before the learned limit grows by one call: the steady state
-// then meets about one throttle per probeWindows·limit calls.
-const probeWindows = 3
+// probeCalls is how many calls must succeed, with the window full and no
+// throttle for a whole window, before a learned limit at its ceiling is
+// probed a quarter higher: a probe past the service's limit costs two
+// refused calls, so the steady state spends about 3% of its calls on
+// probing, whatever the window.
+const probeCalls = 64
 
 // maxLog bounds the calls remembered when no limit applies.
 const maxLog = 100_000
@@ -69,9 +80,26 @@ type window struct {
 	length     time.Duration
 	configured int // upper bound set by the user; 0: none
 	learned    int // taught by throttles; 0: nothing learned
-	successes  int // calls answered without a throttle since the last change
+	successes  int // calls answered without a throttle since the window was last found full
 	full       bool
-	lastCut    time.Time
+	lastCut    time.Time // when a throttle last lowered the limit
+	lastStep   time.Time // when the limit last changed, either way
+	throttled  time.Time // when the window last met a throttle, lone or not
+	// ceiling is the highest limit known to hold: the configured one, or the
+	// highest learned limit that went a whole window full without a
+	// throttle, or the count first learned. After contention the limit
+	// climbs back to it within two windows.
+	ceiling int
+	// climbed: the last change was a climb toward the ceiling, not yet
+	// through a whole window. stubborn: a climb met a throttle within its
+	// window (another client still holds part of the key), so the next
+	// climb waits two windows and goes straight to the ceiling.
+	climbed, stubborn bool
+	// confirmed: a probe past the ceiling was refused, so the ceiling is the
+	// service's limit, not a count taken while another client had part of
+	// the window. Until then a full window without a throttle is probe
+	// enough.
+	confirmed bool
 	// suspect is when an unconfirmed throttle of this window came back
 	// (zero: none). One throttle alone teaches nothing: a limit the calls
 	// really reached refuses the next call too, while a lone 31 or 32 amid
@@ -118,12 +146,15 @@ type RateChange struct {
 func NewBudget(perSecond, perMinute int) *Budget {
 	return &Budget{
 		now: time.Now,
+		after: func(d time.Duration) (<-chan time.Time, func() bool) {
+			t := time.NewTimer(d)
+			return t.C, t.Stop
+		},
 		windows: [2]*window{
-			{name: "second", length: time.Second, configured: max(perSecond, 0)},
-			{name: "minute", length: time.Minute, configured: max(perMinute, 0)},
+			{name: "second", length: time.Second, configured: max(perSecond, 0), ceiling: max(perSecond, 0)},
+			{name: "minute", length: time.Minute, configured: max(perMinute, 0), ceiling: max(perMinute, 0)},
 		},
 		changed: make(chan struct{}),
-		jobs:    map[string]*jobTimes{},
 	}
 }
 
@@ -204,7 +235,9 @@ func (b *Budget) admitAt(now time.Time) (bool, time.Time) {
 		}
 		frees := slices.Collect(occupying) // when each answered call stops occupying
 		ok = false
-		w.full = true
+		if !w.full {
+			w.full, w.successes = true, 0 // count the calls made at the limit
+		}
 		need := busy - lim + 1 // calls that must stop occupying first
 		if need > len(frees) {
 			return false, time.Time{} // only an answer can free a place
@@ -229,6 +262,9 @@ func withLowPriority(ctx context.Context) context.Context {
 // take waits until the budget admits a call and returns its slot; a wait
 // that would outlast ctx's deadline fails at once.
 func (b *Budget) take(ctx context.Context) (*slot, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err // an ended call never spends a place
+	}
 	low, _ := ctx.Value(lowPriorityKey{}).(bool)
 	b.mu.Lock()
 	b.seq++
@@ -266,11 +302,10 @@ func (b *Budget) take(ctx context.Context) (*slot, error) {
 		}
 		changed := b.changed
 		b.mu.Unlock()
-		var timer *time.Timer
 		var fire <-chan time.Time
+		var stop func() bool
 		if !wake.IsZero() {
-			timer = time.NewTimer(wake.Sub(now))
-			fire = timer.C
+			fire, stop = b.after(wake.Sub(now))
 		}
 		select {
 		case <-ctx.Done():
@@ -281,8 +316,8 @@ func (b *Budget) take(ctx context.Context) (*slot, error) {
 		case <-changed:
 		case <-fire:
 		}
-		if timer != nil {
-			timer.Stop()
+		if stop != nil {
+			stop()
 		}
 		b.mu.Lock()
 	}
@@ -320,6 +355,7 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 		if code == CodePerMinuteLimit {
 			w = b.windows[perMinute]
 		}
+		w.throttled = now
 		// Learn only when the service refuses again within a window, with no
 		// call accepted in between: the window is really full.
 		if w.suspect.IsZero() || now.Sub(w.suspect) > w.length {
@@ -336,7 +372,7 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 	default:
 		for _, w := range b.windows {
 			w.suspect = time.Time{} // the service accepted a call: not full
-			if ch, ok := b.grow(w); ok {
+			if ch, ok := b.grow(w, now); ok {
 				changes = append(changes, ch)
 			}
 		}
@@ -355,7 +391,8 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 // A throttle of a call admitted before the last change teaches nothing new
 // beyond a lower count. Callers hold b.mu.
 func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
-	observed := 0
+	now := b.now()
+	observed, accepted := 0, 0 // accepted: of observed, those already answered
 	for _, o := range b.sent {
 		if o == s {
 			break // b.sent is in the order of admission
@@ -365,10 +402,22 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 		}
 		if o.answered.IsZero() || o.answered.After(s.admitted.Add(-w.length-occupyMargin)) {
 			observed++
+			if !o.answered.IsZero() {
+				accepted++
+			}
 		}
 	}
 	from := w.limit()
 	to := max(observed, 1)
+	if from != 0 && from > w.ceiling {
+		// A probe past the ceiling the service refused: back to the
+		// ceiling, which is now known to be the service's limit (the count
+		// above may include calls in flight that it refuses too).
+		if s.admitted.Before(w.lastCut) {
+			return RateChange{}, false
+		}
+		to, w.confirmed = w.ceiling, true
+	}
 	if from != 0 && to >= from {
 		if s.admitted.Before(w.lastCut) {
 			return RateChange{}, false // admitted under a higher limit since cut
@@ -378,66 +427,103 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 	if from != 0 && to >= from {
 		return RateChange{}, false
 	}
+	if from == 0 {
+		// The first count: the best guess of the real limit, of calls the
+		// service did accept (those in flight may yet be refused).
+		w.ceiling = max(w.ceiling, accepted, 1)
+	}
+	// A climb the service refused within its window: someone else still
+	// uses the key. Leave it its share longer before the next climb.
+	w.stubborn = w.climbed && now.Sub(w.lastStep) <= w.length
+	w.climbed = false
 	w.learned = to
 	w.successes, w.full = 0, false
-	w.lastCut = b.now()
+	w.lastCut, w.lastStep = now, now
 	return RateChange{Window: w.name, From: from, To: to,
 		Reason: fmt.Sprintf("throttled (code %d) after %d calls in the last %s", code, observed, w.name)}, true
 }
 
-// grow counts a call that was not throttled and raises a learned limit by
-// one call once probeWindows windows' worth of calls succeeded while the
-// window was full (a limit that the calls never reach is not probed). A
-// configured limit stays the upper bound. Callers hold b.mu.
-func (b *Budget) grow(w *window) (RateChange, bool) {
+// grow counts a call that was not throttled and, once a whole window went
+// by without a throttle since the limit last changed, raises a learned
+// limit: below the ceiling, to twice itself and at least halfway there (so
+// two steps reach it, wherever the cut left it), or at the ceiling, after
+// probeCalls calls with the window full, by a quarter. A limit that the
+// calls never reach is not probed past its ceiling, and a configured limit
+// stays the upper bound. Callers hold b.mu.
+func (b *Budget) grow(w *window, now time.Time) (RateChange, bool) {
 	if w.learned == 0 {
 		return RateChange{}, false
 	}
 	w.successes++
 	from := w.limit()
-	if !w.full || w.successes < probeWindows*from {
+	hold := w.length
+	if w.stubborn {
+		hold = 2 * w.length
+	}
+	if now.Sub(w.lastStep) < hold || now.Sub(w.throttled) < w.length {
 		return RateChange{}, false
 	}
-	if w.configured != 0 && w.learned >= w.configured {
+	if w.climbed {
+		w.climbed, w.stubborn = false, false // the climb held a whole window
+	}
+	if w.full {
+		w.ceiling = max(w.ceiling, from) // a whole window at the limit, none refused
+	}
+	var to int
+	reason := "no throttle for a whole " + w.name
+	switch {
+	case w.learned < w.ceiling:
+		to = min(w.ceiling, max(2*w.learned, (w.learned+w.ceiling+1)/2))
+		if w.stubborn {
+			to = w.ceiling
+		}
+		w.climbed = true
+		reason += ": back toward the highest limit that held"
+	case w.full && (w.successes >= probeCalls || !w.confirmed):
+		to = w.learned + max(1, w.learned/4)
+		reason = fmt.Sprintf("%d calls succeeded at the limit: probing higher", w.successes)
+	default:
+		return RateChange{}, false
+	}
+	if w.configured != 0 && to >= w.configured {
 		w.learned = 0 // back to the configured limit
 	} else {
-		w.learned++
+		w.learned = to
 	}
-	w.successes, w.full = 0, false
-	to := w.limit()
-	if to == from {
+	w.successes, w.full, w.lastStep = 0, false, now
+	if to = w.limit(); to == from {
 		return RateChange{}, false
 	}
-	return RateChange{Window: w.name, From: from, To: to,
-		Reason: fmt.Sprintf("%d calls succeeded at the limit", probeWindows*from)}, true
+	return RateChange{Window: w.name, From: from, To: to, Reason: reason}, true
 }
 
-// waitBudget takes a place in the budget for one attempt; report the
-// attempt's outcome with budgetAnswered.
-func (c *Client) waitBudget(ctx context.Context) (*slot, error) {
-	s, err := c.budget.take(ctx)
-	if err != nil && ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	return s, err
-}
-
-// budgetAnswered tells the budget what the service answered to the attempt
-// admitted as s, and logs every limit the answer changed.
-func (c *Client) budgetAnswered(ctx context.Context, s *slot, res attemptResult) {
-	if s == nil {
-		return
-	}
-	code := 0
-	if res.env != nil {
-		code = int(res.env.Code.Value)
-	}
-	for _, ch := range c.budget.answered(s, code) {
-		if c.cfg.Logger == nil {
-			continue
+// budgetLayer admits each attempt through the budget and tells the budget
+// what the service answered, logging every limit the answer changed. A
+// call the budget cannot admit (ctx ends, or the deadline comes before the
+// budget would) is never sent: cl.waited says so.
+func (c *Client) budgetLayer(next step) step {
+	return func(ctx context.Context, cl *call) error {
+		s, err := c.budget.take(ctx)
+		if err != nil {
+			cl.waited = true
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return err
 		}
-		c.cfg.Logger.Log(ctx, LevelDebug, "flipbook request budget changed", map[string]any{
-			"window": ch.Window, "from_per_window": ch.From, "to_per_window": ch.To, "reason": ch.Reason,
-		})
+		err = next(ctx, cl)
+		code := 0
+		if cl.res.env != nil {
+			code = int(cl.res.env.Code.Value)
+		}
+		for _, ch := range c.budget.answered(s, code) {
+			if c.cfg.Logger == nil {
+				continue
+			}
+			c.cfg.Logger.Log(ctx, LevelDebug, "flipbook request budget changed", map[string]any{
+				"window": ch.Window, "from_per_window": ch.From, "to_per_window": ch.To, "reason": ch.Reason,
+			})
+		}
+		return err
 	}
 }

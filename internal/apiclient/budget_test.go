@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -17,6 +18,94 @@ import (
 func virtualBudget(perSecond, perMinute int, now *time.Time) *Budget {
 	b := NewBudget(perSecond, perMinute)
 	b.now = func() time.Time { return *now }
+	return b
+}
+
+// virtualClock is a budget clock that moves only when a test moves it:
+// take's waits (Budget.after) fire when the clock passes their end.
+type virtualClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*virtualTimer
+}
+
+type virtualTimer struct {
+	at time.Time
+	ch chan time.Time
+}
+
+func newVirtualClock() *virtualClock {
+	return &virtualClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+}
+
+func (v *virtualClock) Now() time.Time {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.now
+}
+
+func (v *virtualClock) After(d time.Duration) (<-chan time.Time, func() bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	vt := &virtualTimer{at: v.now.Add(d), ch: make(chan time.Time, 1)}
+	v.timers = append(v.timers, vt)
+	return vt.ch, func() bool {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		i := slices.Index(v.timers, vt)
+		if i >= 0 {
+			v.timers = slices.Delete(v.timers, i, i+1)
+		}
+		return i >= 0
+	}
+}
+
+// pending returns the end of the earliest wait in progress.
+func (v *virtualClock) pending() (time.Time, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if len(v.timers) == 0 {
+		return time.Time{}, false
+	}
+	return slices.MinFunc(v.timers, func(a, b *virtualTimer) int { return a.at.Compare(b.at) }).at, true
+}
+
+// advanceTo moves the clock to t and fires every wait that ended.
+func (v *virtualClock) advanceTo(t time.Time) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if t.After(v.now) {
+		v.now = t
+	}
+	kept := v.timers[:0]
+	for _, vt := range v.timers {
+		if vt.at.After(v.now) {
+			kept = append(kept, vt)
+			continue
+		}
+		vt.ch <- v.now
+	}
+	v.timers = kept
+}
+
+// awaitWait returns the end of the first wait some goroutine starts on the
+// clock; the real time it allows is only a bound against a hung test.
+func (v *virtualClock) awaitWait(t *testing.T) time.Time {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		if at, ok := v.pending(); ok {
+			return at
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	t.Fatal("no goroutine started waiting on the budget")
+	return time.Time{}
+}
+
+// clockedBudget returns a budget that reads and waits on clock.
+func clockedBudget(perSecond, perMinute int, clock *virtualClock) *Budget {
+	b := NewBudget(perSecond, perMinute)
+	b.now, b.after = clock.Now, clock.After
 	return b
 }
 
@@ -174,8 +263,10 @@ func TestBudgetLearnsFromThrottles(t *testing.T) {
 	if len(ch) != 1 || ch[0].Window != "minute" || ch[0].To != 12 {
 		t.Fatalf("per-minute throttle: %+v, want minute 0 -> 12", ch)
 	}
-	if ps, pm := b.Limits(); ps != 8 || pm != 12 {
-		t.Errorf("limits %d/s %d/min, want 8 and 12", ps, pm)
+	// The per-second count, full once and then a whole second without a
+	// throttle, was probed a quarter higher meanwhile (it is a first count).
+	if ps, pm := b.Limits(); ps != 10 || pm != 12 {
+		t.Errorf("limits %d/s %d/min, want 10 and 12", ps, pm)
 	}
 
 	// Throttled although the window held no more than the limit allows
@@ -196,65 +287,203 @@ func TestBudgetLearnsFromThrottles(t *testing.T) {
 	}
 }
 
-// A throttle met while the calls kept to the limit (another client shares
-// the key) cuts the limit by a quarter. A learned limit grows by one call after probeWindows windows' worth of
-// successes with the window full, never past a configured limit, and not
-// at all while the calls never fill the window.
-func TestBudgetGrowsBackWhileCallsSucceed(t *testing.T) {
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	b := virtualBudget(5, 0, &now)
-	for range 5 {
-		admitNow(t, b)
+// fillWindow admits calls at now for as long as the budget admits them,
+// the service accepting each, and returns the changes the answers made.
+func fillWindow(t *testing.T, b *Budget, now time.Time) []RateChange {
+	t.Helper()
+	var changes []RateChange
+	for {
+		b.mu.Lock()
+		ok, _ := b.admitAt(now)
+		b.mu.Unlock()
+		if !ok {
+			return changes
+		}
+		changes = append(changes, b.answered(admitNow(t, b), CodeOK)...)
 	}
-	s, s2 := &slot{admitted: now}, &slot{admitted: now}
+}
+
+// confirmThrottle makes the service refuse two calls of the window in a
+// row (code), which teaches the budget; it returns the change.
+func confirmThrottle(t *testing.T, b *Budget, code int) []RateChange {
+	t.Helper()
+	s, s2 := &slot{admitted: b.now()}, &slot{admitted: b.now()}
 	b.mu.Lock()
-	addSlot(b, s) // calls sent by another process, say
+	addSlot(b, s)
 	addSlot(b, s2)
 	b.mu.Unlock()
-	for _, o := range b.sent[:5] {
-		b.answered(o, CodeOK)
+	b.answered(s, code)
+	return b.answered(s2, code)
+}
+
+// A throttle met while the calls kept to a configured limit (another client
+// shares the key) cuts the limit; while throttles keep coming the limit
+// stays cut, and one whole window without a throttle brings it back to the
+// configured limit.
+func TestBudgetRecoversToConfiguredLimit(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := virtualBudget(5, 0, &now)
+	for range 3 {
+		admitNow(t, b)
 	}
-	b.answered(s, CodePerSecondLimit)
-	if ch := b.answered(s2, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 5 || ch[0].To != 3 {
-		t.Fatalf("throttle: %+v, want 5 -> 3", ch)
+	b.mu.Lock()
+	for _, o := range b.sent {
+		o.answered, o.flying = now, false
 	}
-	// Not full: successes do not raise it.
-	for range 40 {
-		now = now.Add(2 * time.Second)
-		o := admitNow(t, b)
-		if ch := b.answered(o, CodeOK); len(ch) != 0 {
-			t.Fatalf("grew while the window was never full: %+v", ch)
-		}
+	b.flying = 0
+	b.mu.Unlock()
+	if ch := confirmThrottle(t, b, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 5 || ch[0].To != 3 {
+		t.Fatalf("throttle after 3 calls: %+v, want 5 -> 3 (the calls the service accepted)", ch)
 	}
-	var changes []RateChange
-	for range 20 {
-		now = now.Add(2 * time.Second)
-		for {
-			b.mu.Lock()
-			ok, _ := b.admitAt(now)
-			b.mu.Unlock()
-			if !ok {
-				break
+	// The other client keeps the window busy: this budget takes its places
+	// as they free, and just before each time it does, a call meets a
+	// throttle.
+	for step := 1; step <= 15; step++ {
+		now = now.Add(300 * time.Millisecond)
+		b.mu.Lock()
+		free, _ := b.admitAt(now)
+		b.mu.Unlock()
+		if free {
+			// Lone (accepted calls came between): it teaches nothing, but
+			// the window was not clear.
+			if ch := b.answered(admitNowAnyway(b), CodePerSecondLimit); len(ch) != 0 {
+				t.Fatalf("step %d: a lone throttle changed the limit: %+v", step, ch)
 			}
-			o := admitNow(t, b)
-			changes = append(changes, b.answered(o, CodeOK)...)
+		}
+		if ch := fillWindow(t, b, now); len(ch) != 0 {
+			t.Fatalf("grew while throttles kept coming: %+v", ch)
 		}
 	}
-	if len(changes) != 2 || changes[0].From != 3 || changes[0].To != 4 || changes[1].To != 5 {
-		t.Errorf("changes %+v, want 3 -> 4 -> 5 (the configured bound)", changes)
+	if ps, _ := b.Limits(); ps != 3 {
+		t.Fatalf("per-second limit %d during contention, want 3", ps)
+	}
+	// Contention ends: one clear second later the limit is the configured 5.
+	now = now.Add(time.Second + occupyMargin)
+	ch := fillWindow(t, b, now)
+	if len(ch) != 1 || ch[0].From != 3 || ch[0].To != 5 {
+		t.Fatalf("after a clear second: %+v, want 3 -> 5", ch)
 	}
 	if ps, _ := b.Limits(); ps != 5 {
 		t.Errorf("per-second limit %d, want the configured 5", ps)
 	}
 }
 
+// admitNowAnyway records a call at the budget's present moment whether or
+// not the budget would admit it (another process's call, say).
+func admitNowAnyway(b *Budget) *slot {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	s := &slot{admitted: b.now()}
+	addSlot(b, s)
+	return s
+}
+
+// A learned limit cut by contention doubles (at least halfway) toward the
+// highest limit that held, one step per window without a throttle: it is
+// back within two windows of the contention's end, not one call per three
+// windows.
+func TestBudgetRecoversWithinTwoWindows(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := virtualBudget(0, 0, &now)
+	// Alone on the key: the service refuses the 61st call of a minute.
+	for range 60 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerMinuteLimit); len(ch) != 1 || ch[0].To != 60 {
+		t.Fatalf("first throttle: %+v, want minute 0 -> 60", ch)
+	}
+	// Another client takes 45 of the next minute: 15 are accepted.
+	now = now.Add(time.Minute + time.Second)
+	for range 15 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerMinuteLimit); len(ch) != 1 || ch[0].From != 60 || ch[0].To != 15 {
+		t.Fatalf("contention: %+v, want minute 60 -> 15 (the share given)", ch)
+	}
+	end := now // the other client stops
+	var steps []RateChange
+	for now.Sub(end) <= 2*time.Minute+10*time.Second {
+		now = now.Add(time.Second)
+		steps = append(steps, fillWindow(t, b, now)...)
+		if _, pm := b.Limits(); pm == 60 {
+			break
+		}
+	}
+	if _, pm := b.Limits(); pm != 60 || now.Sub(end) > 2*time.Minute+2*time.Second {
+		t.Fatalf("per-minute limit %d %v after the contention ended (steps %+v), want 60 within two minutes", pm, now.Sub(end), steps)
+	}
+	if len(steps) != 2 || steps[0].To != 38 {
+		t.Errorf("steps %+v, want 15 -> 38 -> 60", steps)
+	}
+}
+
+// At its ceiling a learned limit is probed a quarter higher after a full
+// window without a throttle until the service refuses a probe, then only
+// after probeCalls calls with the window full, and never while the calls
+// do not fill the window; a probe the service refuses teaches the count it
+// accepted.
+func TestBudgetProbesPastTheCeilingSlowly(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := virtualBudget(0, 0, &now)
+	for range 8 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerSecondLimit); len(ch) != 1 || ch[0].To != 8 {
+		t.Fatalf("first throttle: %+v, want second 0 -> 8", ch)
+	}
+	// Not full: 200 calls, one every 200 ms, never raise it.
+	now = now.Add(time.Second + occupyMargin)
+	for range 200 {
+		now = now.Add(200 * time.Millisecond)
+		if ch := b.answered(admitNow(t, b), CodeOK); len(ch) != 0 {
+			t.Fatalf("grew while the window was never full: %+v", ch)
+		}
+	}
+	// Full every second: a first count is probed after one full second
+	// without a throttle; the service refuses the ninth call, which
+	// confirms 8.
+	now = now.Add(time.Second + occupyMargin)
+	if ch := fillWindow(t, b, now); len(ch) != 0 {
+		t.Fatalf("probed before a full second went by: %+v", ch)
+	}
+	now = now.Add(time.Second + occupyMargin)
+	probe := b.answered(admitNow(t, b), CodeOK)
+	if len(probe) != 1 || probe[0].From != 8 || probe[0].To != 10 {
+		t.Fatalf("first probe %+v, want 8 -> 10 after a full second", probe)
+	}
+	for range 7 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 10 || ch[0].To != 8 {
+		t.Fatalf("refused first probe: %+v, want 10 -> 8", ch)
+	}
+	// Confirmed: the next probe comes once probeCalls calls succeeded.
+	var changes []RateChange
+	calls := 0
+	for len(changes) == 0 && calls < 10*probeCalls {
+		now = now.Add(time.Second + occupyMargin)
+		before := len(b.sent)
+		changes = fillWindow(t, b, now)
+		calls += len(b.sent) - before
+	}
+	if len(changes) != 1 || changes[0].From != 8 || changes[0].To != 10 || calls < probeCalls {
+		t.Fatalf("probe %+v after %d calls, want 8 -> 10 after at least %d", changes, calls, probeCalls)
+	}
+	// The service still refuses the ninth: back to 8.
+	now = now.Add(time.Second + occupyMargin)
+	for range 8 {
+		b.answered(admitNow(t, b), CodeOK)
+	}
+	if ch := confirmThrottle(t, b, CodePerSecondLimit); len(ch) != 1 || ch[0].From != 10 || ch[0].To != 8 {
+		t.Errorf("refused probe: %+v, want 10 -> 8", ch)
+	}
+}
+
 // Status polls wait behind other calls: when a place frees, a create that
 // queued after a poll still goes first.
 func TestBudgetPollsYieldToOtherCalls(t *testing.T) {
-	if testing.Short() {
-		t.Skip("takes about 2 s of real time")
-	}
-	b := NewBudget(1, 0)
+	clock := newVirtualClock()
+	b := clockedBudget(1, 0, clock)
 	first, err := b.take(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -279,12 +508,20 @@ func TestBudgetPollsYieldToOtherCalls(t *testing.T) {
 			if n == want {
 				return
 			}
-			time.Sleep(time.Millisecond)
+			time.Sleep(100 * time.Microsecond)
 		}
 	}
 	queue("poll", withLowPriority(t.Context()))
 	queue("create", t.Context())
 	b.answered(first, CodeOK)
+	// Each goes one second (and the margin) after the answer before it.
+	for range 2 {
+		at := clock.awaitWait(t)
+		if want := clock.Now().Add(time.Second + occupyMargin); !at.Equal(want) {
+			t.Errorf("a call waits until %v, want %v", at, want)
+		}
+		clock.advanceTo(at)
+	}
 	wg.Wait()
 	close(order)
 	var got []string
@@ -326,32 +563,31 @@ func TestBudgetChangeIsLogged(t *testing.T) {
 	}
 }
 
-// Many goroutines share one budget. The lower bound on elapsed time is
-// guaranteed by the limiter (a slow machine only makes it longer); the
-// server-side window count allows for scheduling jitter of a request or two.
+// Many goroutines share one budget: on the budget's clock, no second holds
+// more calls than the limit as the service sees them arrive, and the 60
+// calls take at least a second (50 at once, then the other 10 one second
+// after answers came back).
 func TestBudgetSharedAcrossGoroutines(t *testing.T) {
-	if testing.Short() {
-		t.Skip("takes about 1 s of real time")
-	}
+	clock := newVirtualClock()
+	const rps, workers, each = 50, 20, 3
+	budget := clockedBudget(rps, 6000, clock)
 	var mu sync.Mutex
 	var arrivals []time.Time
 	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
 		mu.Lock()
-		arrivals = append(arrivals, time.Now())
+		arrivals = append(arrivals, clock.Now())
 		mu.Unlock()
 		writeJSON(w, http.StatusOK, okEnvelope(`{"views":1}`))
 	})
-	const rps, workers, each = 50, 20, 3
 	c, err := New(func() Config {
 		cfg := f.config()
-		cfg.RequestsPerSecond = rps
-		cfg.RequestsPerMinute = 6000
+		cfg.Budget = budget
 		return cfg
 	}())
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	start := clock.Now()
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
@@ -362,11 +598,28 @@ func TestBudgetSharedAcrossGoroutines(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
-	elapsed := time.Since(start)
-	// 50 at once, then the other 10 one second after answers came back.
-	if minimum := time.Second; elapsed < minimum {
-		t.Errorf("%d requests took %v, the budget allows no less than %v", workers*each, elapsed, minimum)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	// Move the clock to the next wait's end whenever no call is in flight.
+	for finished := false; !finished; {
+		select {
+		case <-done:
+			finished = true
+			continue
+		case <-time.After(100 * time.Microsecond):
+		}
+		budget.mu.Lock()
+		idle := budget.flying == 0
+		budget.mu.Unlock()
+		if at, ok := clock.pending(); ok && idle {
+			clock.advanceTo(at)
+		}
+	}
+	if elapsed := clock.Now().Sub(start); elapsed < time.Second {
+		t.Errorf("%d requests took %v of the budget's clock, the budget allows no less than 1s", workers*each, elapsed)
+	}
+	if len(arrivals) != workers*each {
+		t.Fatalf("%d requests arrived, want %d", len(arrivals), workers*each)
 	}
 	sort.Slice(arrivals, func(i, j int) bool { return arrivals[i].Before(arrivals[j]) })
 	for i := range arrivals {
@@ -375,7 +628,6 @@ func TestBudgetSharedAcrossGoroutines(t *testing.T) {
 			t.Errorf("%d requests arrived within one second (limit %d)", n, rps)
 		}
 	}
-	t.Logf("%d requests in %v", len(arrivals), elapsed)
 }
 
 // A budget that cannot admit a call before the deadline fails at once with
@@ -409,7 +661,8 @@ func TestBudgetSharedAcrossClients(t *testing.T) {
 	f := newFakeAPI(t, func(_ int, _ captured, w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusOK, okEnvelope(`{"views":1}`))
 	})
-	budget := NewBudget(2, 0) // 2 at once, then 2 a second
+	clock := newVirtualClock()
+	budget := clockedBudget(2, 0, clock) // 2 at once, then 2 a second
 	var clients []*Client
 	for range 2 {
 		cfg := f.config()
@@ -420,16 +673,32 @@ func TestBudgetSharedAcrossClients(t *testing.T) {
 		}
 		clients = append(clients, c)
 	}
-	start := time.Now()
-	for i := range 3 {
-		if _, err := clients[i%2].GetUserStats(t.Context()); err != nil {
+	start := clock.Now()
+	for i := range 2 {
+		if _, err := clients[i].GetUserStats(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// Separate budgets would let all three through at once; one shared
-	// budget holds the third until a second after the first's answer.
-	if elapsed, minimum := time.Since(start), time.Second; elapsed < minimum {
-		t.Errorf("3 calls through two clients sharing a 2/s budget took %v, want at least %v", elapsed, minimum)
+	// Separate budgets would let the third through at once; one shared
+	// budget holds it until a second after the first's answer.
+	third := make(chan error)
+	go func() {
+		_, err := clients[0].GetUserStats(t.Context())
+		third <- err
+	}()
+	at := clock.awaitWait(t)
+	if want := start.Add(time.Second + occupyMargin); !at.Equal(want) {
+		t.Fatalf("the third call waits until %v, want %v", at, want)
+	}
+	if f.count() != 2 {
+		t.Fatalf("the service saw %d calls before the wait ended, want 2", f.count())
+	}
+	clock.advanceTo(at)
+	if err := <-third; err != nil {
+		t.Fatal(err)
+	}
+	if f.count() != 3 {
+		t.Errorf("the service saw %d calls, want 3", f.count())
 	}
 }
 
@@ -487,5 +756,31 @@ func TestBudgetIgnoresLoneThrottles(t *testing.T) {
 	}
 	if ps, pm := b.Limits(); ps != 0 || pm != 0 {
 		t.Errorf("limits %d/s %d/min after lone throttles, want none learned", ps, pm)
+	}
+}
+
+// The ceiling a first throttle teaches counts only calls the service did
+// accept: calls still in flight may yet be refused, and a ceiling counted
+// with them would send every later climb into the same refusals.
+func TestBudgetFirstCountIsWhatWasAccepted(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	b := virtualBudget(0, 0, &now)
+	var burst []*slot
+	for range 10 {
+		burst = append(burst, admitNow(t, b))
+	}
+	for _, s := range burst[:6] {
+		b.answered(s, CodeOK)
+	}
+	b.answered(burst[8], CodePerSecondLimit)
+	ch := b.answered(burst[9], CodePerSecondLimit)
+	if len(ch) != 1 || ch[0].To != 8 {
+		t.Fatalf("first throttle: %+v, want second 0 -> 8 (6 accepted, 2 in flight)", ch)
+	}
+	b.mu.Lock()
+	ceiling := b.windows[perSecond].ceiling
+	b.mu.Unlock()
+	if ceiling != 6 {
+		t.Errorf("ceiling %d, want the 6 calls the service accepted", ceiling)
 	}
 }

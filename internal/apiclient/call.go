@@ -11,6 +11,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -25,6 +26,10 @@ type request struct {
 	notify   bool   // setPermissions with notifyViaEmail true (see onAmbiguous)
 	params   map[string]string
 	file     *Upload
+
+	// The view this call reads or writes (views.go); zero: none.
+	reads, writes viewKey
+	carries       bool // a write whose answer is the written view
 }
 
 // attemptResult is what one HTTP exchange produced.
@@ -46,73 +51,94 @@ type emptyBody struct{}
 func (emptyBody) Read([]byte) (int, error) { return 0, io.EOF }
 func (emptyBody) Close() error             { return nil }
 
-// call runs one operation: signing, budget, attempts, retries, logging,
-// and decoding of data into out (nil: data ignored).
-func (c *Client) call(ctx context.Context, req *request, out any) error {
-	params := maps.Clone(req.params)
-	if params == nil {
-		params = map[string]string{}
+// call is one operation call on its way through the call path. Each layer
+// reads what the layers outside it set and fills in its own part.
+type call struct {
+	req *request
+	out any // decoded data goes here; nil: data ignored
+
+	// Set by signing.
+	params map[string]string
+	red    *redactor
+
+	// Set per attempt: retry numbers it, the exchange fills res, decoding
+	// says whether trying again is safe and useful.
+	rewinds   bool // the upload, if any, can be rewound for another attempt
+	attempt   int
+	res       attemptResult
+	retryable bool
+	waited    bool // the budget refused to admit the attempt: nothing was sent
+
+	// The retry decision for the attempt's error, made once (decide) and
+	// shared by the layers that need it (logging reports it, retry acts).
+	decided bool
+	retry   bool
+	backoff time.Duration
+}
+
+// step runs a call from one layer inward.
+type step func(ctx context.Context, cl *call) error
+
+// layer wraps a step with one concern.
+type layer func(next step) step
+
+// chain composes layers around inner, outermost first.
+func chain(inner step, layers ...layer) step {
+	s := inner
+	for _, l := range slices.Backward(layers) {
+		s = l(s)
 	}
-	params["action"] = req.action
-	params["apiKey"] = c.cfg.APIKey
-	sig := Sign(c.cfg.Secret, params)
-	params[paramSignature] = sig
-	red := newRedactor(c.cfg.Secret, c.cfg.APIKey, sig)
+	return s
+}
 
-	rewind := uploadRewinder(req.file)
-	var lastErr error
-	touched := false
-	for attempt := 1; ; attempt++ {
-		if touched {
-			if err := rewind(); err != nil {
-				return fmt.Errorf("%w; could not rewind the upload to retry: %w", lastErr, err)
-			}
-		}
-		admitted, err := c.waitBudget(ctx)
-		if err != nil {
-			if lastErr != nil {
-				return fmt.Errorf("%w; stopped retrying: %w", lastErr, err)
-			}
-			return fmt.Errorf("flipbook API %s: waiting for the request budget: %w", req.action, err)
-		}
-		start := c.now()
-		res := c.attempt(ctx, req, params, red)
-		elapsed := c.now().Sub(start)
-		touched = res.touched
+// pipeline is the call path, outermost first: coalescing (views.go) answers
+// reads from a fresh view or joins them; signing adds apiKey and signature
+// once per call; retry repeats attempts; the budget admits each attempt;
+// logging reports it; decoding turns the answer into data or an error; the
+// exchange is the HTTP round trip. A new concern is a new layer.
+func (c *Client) pipeline() step {
+	return chain(c.exchange, c.coalesceLayer, c.signLayer, c.retryLayer, c.budgetLayer, c.logLayer, c.decodeLayer)
+}
 
-		c.budgetAnswered(ctx, admitted, res)
-		retryable, finalErr := c.classify(ctx, req, res, red, out)
-		// An upload whose reader was consumed can only be re-sent if it rewinds.
-		retry := retryable && attempt <= c.retry.maxRetries && ctx.Err() == nil &&
-			(!touched || rewind != nil) &&
-			(CodeOf(finalErr) != CodeMaintenance || attempt <= MaintenanceMaxRetries)
-		var backoff time.Duration
-		if retry {
-			backoff = c.backoff(attempt, CodeOf(finalErr))
+// call runs one operation and decodes its data into out (nil: ignored).
+func (c *Client) call(ctx context.Context, req *request, out any) error {
+	return c.do(ctx, &call{req: req, out: out})
+}
+
+// signLayer adds action, apiKey and signature, and the redactor that keeps
+// all three secrets (secret, key, signature) out of what is logged or
+// returned.
+func (c *Client) signLayer(next step) step {
+	return func(ctx context.Context, cl *call) error {
+		params := maps.Clone(cl.req.params)
+		if params == nil {
+			params = map[string]string{}
 		}
-		c.logAttempt(ctx, req, res, red, attempt, elapsed, finalErr, retry, backoff)
-		if finalErr == nil {
-			return nil
-		}
-		if !retry {
-			if ctxErr := ctx.Err(); ctxErr != nil && lastErr != nil && !IsOutcomeUnknown(finalErr) {
-				// The deadline cut a retry short: the failure worth reporting
-				// is the one that caused the retries.
-				return fmt.Errorf("%w; stopped retrying after %d attempts: %w", lastErr, attempt, ctxErr)
-			}
-			if retryable && attempt > 1 {
-				var ou *OutcomeUnknownError
-				if errors.As(finalErr, &ou) {
-					ou.Note = fmt.Sprintf("it was sent %d times (safe: it sets a state rather than adding one), the last without an answer", attempt)
-				}
-				return fmt.Errorf("%w (gave up after %d attempts)", finalErr, attempt)
-			}
-			return finalErr
-		}
-		lastErr = finalErr
-		if err := c.sleep(ctx, backoff); err != nil {
-			return fmt.Errorf("%w; stopped retrying after %d attempts: %w", lastErr, attempt, err)
-		}
+		params["action"] = cl.req.action
+		params["apiKey"] = c.cfg.APIKey
+		sig := Sign(c.cfg.Secret, params)
+		params[paramSignature] = sig
+		cl.params = params
+		cl.red = newRedactor(c.cfg.Secret, c.cfg.APIKey, sig)
+		return next(ctx, cl)
+	}
+}
+
+// exchange is one HTTP round trip of the signed call.
+func (c *Client) exchange(ctx context.Context, cl *call) error {
+	cl.res = c.attempt(ctx, cl.req, cl.params, cl.red)
+	return cl.res.err
+}
+
+// decodeLayer turns the exchange's result into the call's outcome: the
+// data decoded into out, or the error to return and whether trying again
+// is safe and useful.
+func (c *Client) decodeLayer(next step) step {
+	return func(ctx context.Context, cl *call) error {
+		_ = next(ctx, cl) // the result is in cl.res
+		retryable, err := c.classify(ctx, cl.req, cl.res, cl.red, cl.out)
+		cl.retryable = retryable
+		return err
 	}
 }
 
@@ -313,71 +339,6 @@ func uploadRewinder(u *Upload) func() error {
 		_, err := s.Seek(pos, io.SeekStart)
 		return err
 	}
-}
-
-// backoff is the wait before retry number n (1-based) after an answer with
-// code: MinBackoff doubling up to MaxBackoff, with equal jitter (half fixed,
-// half random), so a throttled client always waits at least half the step.
-// A per-minute throttle (32) clears only as its minute slides by, so its
-// steps start at PerMinuteMinBackoff and may grow to PerMinuteMaxBackoff:
-// eight retries then wait out a full minute even with the least jitter.
-func (c *Client) backoff(n int, code int) time.Duration {
-	lo, hi := c.retry.minBackoff, c.retry.maxBackoff
-	switch code {
-	case CodePerMinuteLimit:
-		lo, hi = max(lo, PerMinuteMinBackoff), max(hi, PerMinuteMaxBackoff)
-	case CodeMaintenance:
-		lo, hi = max(lo, MaintenanceMinBackoff), max(hi, MaintenanceMaxBackoff)
-	}
-	d := hi
-	if n-1 < 32 {
-		if step := lo << (n - 1); step > 0 && step < d {
-			d = step
-		}
-	}
-	half := d / 2
-	return half + time.Duration(c.jitter()*float64(d-half))
-}
-
-func (c *Client) logAttempt(ctx context.Context, req *request, res attemptResult, red *redactor,
-	attempt int, elapsed time.Duration, err error, retry bool, backoff time.Duration) {
-	if c.cfg.Logger == nil {
-		return
-	}
-	host := c.baseURL.Host
-	if req.upload {
-		host = c.uploadURL.Host
-	}
-	method := req.method
-	if req.upload {
-		method = http.MethodPost
-	}
-	fields := map[string]any{
-		"action":      req.action,
-		"method":      method,
-		"host":        host,
-		"attempt":     attempt,
-		"duration_ms": elapsed.Milliseconds(),
-		"retry":       retry,
-	}
-	if res.httpStatus != 0 {
-		fields["http_status"] = res.httpStatus
-	}
-	if res.env != nil {
-		fields["code"] = int(res.env.Code.Value)
-	}
-	if retry {
-		fields["backoff_ms"] = backoff.Milliseconds()
-	}
-	level, msg := LevelDebug, "flipbook API call succeeded"
-	if err != nil {
-		fields["error"] = red.redact(err.Error())
-		level, msg = LevelWarn, "flipbook API call failed"
-		if retry {
-			msg = "flipbook API call failed; retrying"
-		}
-	}
-	c.cfg.Logger.Log(ctx, level, msg, fields)
 }
 
 // marshalJSON writes compact JSON without HTML escaping, so the value sent

@@ -32,6 +32,19 @@ type Config struct {
 	// budget.
 	Budget *Budget
 
+	// Jobs, when set, is where the Client learns how long generations and
+	// conversions take (wait.go); nil: a JobBook of the Client's own.
+	Jobs *JobBook
+
+	// ViewTTL is how long an answer of collection.getCollection or
+	// collection.getPermissions is reused by this Client, whose reads of
+	// one view at the same time are also joined (views.go states the rule).
+	// 0 or less: every read reaches the service. Set it only on a Client
+	// that lives for one operation (the provider builds one per graph walk
+	// and sets DefaultViewTTL): a longer-lived Client would not see changes
+	// made by others within the TTL.
+	ViewTTL time.Duration
+
 	Retry RetryPolicy
 
 	// AllowInsecureHTTP permits plain http:// to a host that is not loopback.
@@ -90,8 +103,9 @@ const (
 )
 
 // Client speaks the Flipbook Publishing API. It is safe for concurrent use:
-// nothing in it changes after New except the shared rate limiters, which
-// are themselves safe for concurrent use.
+// nothing in it changes after New except the shared rate limiters, the
+// views of collections it read (views.go) and what it learned of job
+// durations, which are themselves safe for concurrent use.
 type Client struct {
 	cfg       Config
 	baseURL   *url.URL
@@ -99,6 +113,10 @@ type Client struct {
 	http      *http.Client
 	retry     retryLimits
 	budget    *Budget
+	jobs      *JobBook
+	views     *views
+	do        step // the call path (pipeline)
+	converted converted
 
 	// One lock per collection for flipbook.add (see lockCollection).
 	addMu    sync.Mutex
@@ -178,6 +196,12 @@ func New(cfg Config) (*Client, error) {
 	if c.budget == nil {
 		c.budget = NewBudget(cfg.RequestsPerSecond, cfg.RequestsPerMinute)
 	}
+	c.jobs = cfg.Jobs
+	if c.jobs == nil {
+		c.jobs = NewJobBook()
+	}
+	c.views = newViews(cfg.ViewTTL, func() time.Time { return c.now() })
+	c.do = c.pipeline()
 	if c.http == nil {
 		c.http = defaultHTTPClient()
 	}

@@ -6,6 +6,27 @@
 // sent with the method and base address the spec gives its action, and read
 // as an envelope in JSON, JSONP or XML, sniffed from the body.
 //
+// # Call path
+//
+// A call passes through small layers around one exchange function, each in
+// its own file with its own test (call.go composes them): coalescing
+// (views.go), signing, retry (retry.go), the budget (budget.go), logging
+// (log.go) and decoding, then the HTTP exchange. A new concern is a new
+// layer.
+//
+// # Views
+//
+// On a Client built with Config.ViewTTL (the provider builds one per
+// Terraform operation and sets DefaultViewTTL, two minutes), reads of one
+// collection (collection.getCollection) or its access list
+// (collection.getPermissions) at the same time share one call, and an
+// answer is reused for at most the TTL, so no answer outlives the
+// operation. Every write of the
+// Client to the collection or list forgets the answer when it starts and
+// ends, so no read shows an answer older than the Client's own write;
+// setLogo and deleteBackgroundImage answer the collection, and their answer
+// is the fresh view. Status polls read afresh. views.go states the rule.
+//
 // # Retries
 //
 // Throttles (codes 31, 32) and maintenance (code 22) are retried for every
@@ -39,10 +60,12 @@
 // the way. RequestsPerSecond and RequestsPerMinute are upper bounds; below
 // them the budget learns the service's limits: a throttle (31 or 32) drops
 // the window it names to the number of calls the service accepted in it,
-// and the limit grows back by one call after three windows' worth of calls
-// succeeded at it. Status polls wait behind other calls, and the Budget
-// remembers how long generations and conversions took, so that a later
-// wait reads the status first when an earlier job was seen done.
+// and once a whole window passes without a throttle the limit climbs back,
+// doubling, to the highest that held (within two windows of the end of the
+// contention), then probes a quarter higher now and then. Status polls wait
+// behind other calls, and a Client remembers how long generations and
+// conversions took (JobBook), so that a later wait reads the status first
+// when an earlier job was seen done.
 //
 // # XML envelope
 //

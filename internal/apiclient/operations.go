@@ -100,7 +100,7 @@ func (c *Client) GetCollection(ctx context.Context, collectionHash string) (*Col
 	}
 	var out Collection
 	err := c.call(ctx, &request{action: ActionGetCollection, method: http.MethodGet,
-		params: map[string]string{"collectionHash": collectionHash}}, &out)
+		params: map[string]string{"collectionHash": collectionHash}, reads: collectionView(collectionHash)}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (c *Client) GetPermissions(ctx context.Context, collectionHash string) ([]P
 	}
 	var out permissionsData
 	err := c.call(ctx, &request{action: ActionGetPermissions, method: http.MethodGet,
-		params: map[string]string{"collectionHash": collectionHash}}, &out)
+		params: map[string]string{"collectionHash": collectionHash}, reads: permissionsView(collectionHash)}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +135,7 @@ func (c *Client) SetPermissions(ctx context.Context, collectionHash string, perm
 		return nil, fmt.Errorf("flipbook API %s: encoding permissions: %w", ActionSetPermissions, err)
 	}
 	req := &request{action: ActionSetPermissions, method: http.MethodGet, mutating: true, notify: anyNotify(perms),
-		params: map[string]string{"collectionHash": collectionHash, "permissions": js}}
+		params: map[string]string{"collectionHash": collectionHash, "permissions": js}, writes: permissionsView(collectionHash)}
 	var out permissionsData
 	if onAmbiguous(ActionSetPermissions, req.notify) != readBack {
 		if err := c.call(ctx, req, &out); err != nil {
@@ -144,8 +144,9 @@ func (c *Client) SetPermissions(ctx context.Context, collectionHash string, perm
 		return nonNilPermissions(out.Permissions), nil
 	}
 	// The list before the call, so that a lost answer can be told from a
-	// call that landed: a failed read leaves it unknown (nil).
-	before, _ := c.GetPermissions(ctx, collectionHash)
+	// call that landed: a failed read leaves it unknown (nil). It is read
+	// afresh: a reused answer could miss a change made meanwhile outside.
+	before, _ := c.GetPermissions(withFreshRead(ctx), collectionHash)
 	var readBack []Permission // set (never nil) when reading back showed the call had landed
 	if err := c.confirmed(ctx, req, &out, c.confirmPermissions(collectionHash, perms, before, &readBack)); err != nil {
 		return nil, err
@@ -261,7 +262,7 @@ func (c *Client) SetLogo(ctx context.Context, in SetLogoInput) (*Collection, err
 	}
 	var out Collection
 	err = c.call(ctx, &request{action: ActionSetLogo, method: http.MethodPost, upload: true, mutating: true,
-		params: p, file: in.File}, &out)
+		params: p, file: in.File, writes: collectionView(in.CollectionHash), carries: true}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +280,7 @@ func (c *Client) DeleteBackgroundImage(ctx context.Context, collectionHash strin
 	}
 	var out Collection
 	err := c.call(ctx, &request{action: ActionDeleteBackgroundImage, method: http.MethodGet, mutating: true,
-		params: p}, &out)
+		params: p, writes: collectionView(collectionHash), carries: true}, &out)
 	if err != nil {
 		return nil, err
 	}
@@ -323,13 +324,14 @@ func (c *Client) AddFlipbook(ctx context.Context, in AddFlipbookInput) (*Flipboo
 	}
 	var out Flipbook
 	err = c.confirmed(ctx, &request{action: ActionAddFlipbook, method: http.MethodPost, upload: true, mutating: true,
-		params: p, file: in.File}, &out, c.adoptAddedItem(in, before, coll.CollectionStatus == CollectionProcessing, &out))
+		params: p, file: in.File, writes: collectionView(in.CollectionHash)}, &out, c.adoptAddedItem(in, before, coll.CollectionStatus == CollectionProcessing, &out))
 	if err != nil {
 		return nil, err
 	}
 	if out.FlipbookHash == "" {
 		return nil, &OutcomeUnknownError{Action: ActionAddFlipbook, Err: errors.New("the success answer carried no flipbookHash")}
 	}
+	c.noteConverted(out)
 	return &out, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -63,7 +64,20 @@ type jobTimes struct {
 	pending []time.Time   // starts of the jobs waited on, oldest first
 }
 
-func (b *Budget) jobKind(kind string) *jobTimes {
+// JobBook remembers how long asynchronous jobs (generations, conversions)
+// took, so that status polls are spent where they tell something: it holds
+// the jobTimes of each kind. A Client has its own unless Config.Jobs shares
+// one. It is safe for concurrent use.
+type JobBook struct {
+	mu   sync.Mutex
+	jobs map[string]*jobTimes
+}
+
+// NewJobBook returns an empty JobBook.
+func NewJobBook() *JobBook { return &JobBook{jobs: map[string]*jobTimes{}} }
+
+// jobKind returns kind's times. Callers hold b.mu.
+func (b *JobBook) jobKind(kind string) *jobTimes {
 	j := b.jobs[kind]
 	if j == nil {
 		j = &jobTimes{}
@@ -74,7 +88,7 @@ func (b *Budget) jobKind(kind string) *jobTimes {
 
 // jobStarted registers a wait that began at start; the returned function
 // ends it.
-func (b *Budget) jobStarted(kind string, start time.Time) func() {
+func (b *JobBook) jobStarted(kind string, start time.Time) func() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
@@ -90,7 +104,7 @@ func (b *Budget) jobStarted(kind string, start time.Time) func() {
 }
 
 // jobDone records that a job was seen done at elapsed.
-func (b *Budget) jobDone(kind string, elapsed time.Duration) {
+func (b *JobBook) jobDone(kind string, elapsed time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
@@ -102,7 +116,7 @@ func (b *Budget) jobDone(kind string, elapsed time.Duration) {
 // firstPollAt is the elapsed time before which the first poll of a job
 // started at start is not worth its call; follow says the job waits on an
 // older one, so the answer may change before then.
-func (b *Budget) firstPollAt(kind string, start time.Time) (at time.Duration, follow bool) {
+func (b *JobBook) firstPollAt(kind string, start time.Time) (at time.Duration, follow bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	j := b.jobKind(kind)
@@ -121,7 +135,7 @@ type pollCheck func(ctx context.Context) (status string, done bool, err error)
 // pollSchedule describes how one kind of wait polls.
 type pollSchedule struct {
 	what  string        // JobGeneration, JobConversion or JobDownloadPackage
-	learn bool          // share job durations through the budget
+	learn bool          // learn from and teach the Client's job durations (JobBook)
 	least time.Duration // least time between two polls
 }
 
@@ -131,7 +145,7 @@ func (c *Client) poll(ctx context.Context, sched pollSchedule, hash string, prog
 	start := c.now()
 	ctx = withLowPriority(ctx)
 	if sched.learn {
-		defer c.budget.jobStarted(sched.what, start)()
+		defer c.jobs.jobStarted(sched.what, start)()
 	}
 	status := "(not yet read)"
 	stopped := func(polls int, err error) error {
@@ -144,7 +158,7 @@ func (c *Client) poll(ctx context.Context, sched pollSchedule, hash string, prog
 			// Wait for what the process knows of such jobs; look again
 			// every PollBase while an older job may still teach it.
 			for {
-				at, follow := c.budget.firstPollAt(sched.what, start)
+				at, follow := c.jobs.firstPollAt(sched.what, start)
 				wait := at - c.now().Sub(start)
 				if wait <= 0 {
 					break
@@ -178,7 +192,7 @@ func (c *Client) poll(ctx context.Context, sched pollSchedule, hash string, prog
 		}
 		if done {
 			if sched.learn {
-				c.budget.jobDone(sched.what, elapsed)
+				c.jobs.jobDone(sched.what, elapsed)
 			}
 			return nil
 		}
@@ -220,7 +234,25 @@ func (c *Client) WaitForGeneration(ctx context.Context, collectionHash string, p
 // WaitForConversion polls until the item's convertStatus is COMPLETE; FAILED
 // is a *JobFailedError (returned with the item and collection last read).
 // An item not (yet) listed keeps the wait going until ctx ends.
+//
+// When this Client's flipbook.add already answered a final convertStatus for
+// the item, nothing is polled: the item is returned as that answer showed
+// it, with a nil collection. A conversion that ended stays ended (States:
+// PROCESSING moves to COMPLETE or FAILED, and nothing moves back), so that
+// answer is as good as any later read.
 func (c *Client) WaitForConversion(ctx context.Context, collectionHash, flipbookHash string, progress ProgressFunc) (*CollectionItem, *Collection, error) {
+	if fb, ok := c.takeConverted(flipbookHash); ok {
+		item := &CollectionItem{FlipbookHash: fb.FlipbookHash, FlipbookTitle: fb.FlipbookTitle,
+			FlipbookDescription: fb.FlipbookDescription, FlipbookPageCount: fb.FlipbookPageCount,
+			Extension: fb.Extension, ConvertStatus: fb.ConvertStatus}
+		if progress != nil {
+			progress(Progress{What: JobConversion, Hash: flipbookHash, Status: item.ConvertStatus})
+		}
+		if strings.EqualFold(item.ConvertStatus, StatusFailed) {
+			return item, nil, &JobFailedError{What: JobConversion, Hash: flipbookHash, Status: item.ConvertStatus}
+		}
+		return item, nil, nil
+	}
 	var (
 		lastColl *Collection
 		lastItem *CollectionItem
@@ -272,4 +304,33 @@ func (c *Client) WaitForDownload(ctx context.Context, collectionHash string, pro
 		return last, &JobFailedError{What: JobDownloadPackage, Hash: collectionHash, Status: last.Status}
 	}
 	return last, nil
+}
+
+// converted remembers the items whose flipbook.add answer already showed a
+// final convertStatus, until WaitForConversion takes them.
+type converted struct {
+	mu    sync.Mutex
+	items map[string]Flipbook
+}
+
+// noteConverted keeps fb when its conversion already ended.
+func (c *Client) noteConverted(fb Flipbook) {
+	if !strings.EqualFold(fb.ConvertStatus, StatusComplete) && !strings.EqualFold(fb.ConvertStatus, StatusFailed) {
+		return
+	}
+	c.converted.mu.Lock()
+	defer c.converted.mu.Unlock()
+	if c.converted.items == nil {
+		c.converted.items = map[string]Flipbook{}
+	}
+	c.converted.items[fb.FlipbookHash] = fb
+}
+
+// takeConverted returns and forgets what noteConverted kept for hash.
+func (c *Client) takeConverted(hash string) (Flipbook, bool) {
+	c.converted.mu.Lock()
+	defer c.converted.mu.Unlock()
+	fb, ok := c.converted.items[hash]
+	delete(c.converted.items, hash)
+	return fb, ok
 }

@@ -229,7 +229,7 @@ func TestWaitForGenerationFirstPollAtTheDurationSeen(t *testing.T) {
 // (or MaxFirstPollDelay passes); then every later first poll comes at the
 // duration seen. Downloads are not timed this way.
 func TestFirstPollFollowsTheOldestJob(t *testing.T) {
-	b := NewBudget(0, 0)
+	b := NewJobBook()
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	endOld := b.jobStarted("generation", t0)
 	endYoung := b.jobStarted("generation", t0.Add(200*time.Millisecond))

@@ -173,6 +173,7 @@ func (s providerSettings) clientConfig(userAgent string, budgets *budgetRegistry
 		Retry:             apiclient.RetryPolicy{MaxRetries: s.MaxRetries},
 		AllowInsecureHTTP: s.InsecureHTTP,
 		Logger:            newTFLogger(s.APIKey, s.APISecret),
+		ViewTTL:           apiclient.DefaultViewTTL, // a client per graph walk: its views never outlive an operation
 	}
 }
 

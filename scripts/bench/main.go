@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 	"github.com/flipbook/terraform-provider-flipbook/internal/emulator"
 )
 
@@ -88,12 +90,15 @@ var scenarios = []scenario{
 	{"create-latency", createLatency},
 	{"refresh", refresh},
 	{"upload-rss", uploadRSS},
+	{"mixed", mixed},
+	{"shared-key", sharedKey},
 }
 
 // service is what one emulator run is set up with.
 type service struct {
 	perSecond, perMinute int
 	generation           time.Duration
+	conversion           *time.Duration // nil: the emulator's default
 }
 
 // harness runs terraform against emulators.
@@ -120,6 +125,10 @@ func (h *harness) start(svc service) (*env, error) {
 	fx.Limits.RequestsPerMinute = svc.perMinute
 	ms := svc.generation.Milliseconds()
 	fx.Generation.DelayMs = &ms
+	if svc.conversion != nil {
+		conv := svc.conversion.Milliseconds()
+		fx.Generation.ConversionDelayMs = &conv
+	}
 	b, err := json.Marshal(fx)
 	if err != nil {
 		return nil, err
@@ -175,20 +184,11 @@ func (e *env) control(path string) string {
 // calls returns the API calls the emulator answered since the last reset:
 // all of them and those refused with 31 or 32.
 func (e *env) calls() (total, throttled int, err error) {
-	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, e.control("requests"), nil)
+	counts, err := e.requestCounts()
 	if err != nil {
 		return 0, 0, err
 	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, 0, err
-	}
-	defer resp.Body.Close()
-	var body emulator.RequestCounts
-	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
-		return 0, 0, err
-	}
-	for _, byCode := range body.ByAction {
+	for _, byCode := range counts.ByAction {
 		for code, n := range byCode {
 			total += n
 			if code == "31" || code == "32" {
@@ -197,6 +197,56 @@ func (e *env) calls() (total, throttled int, err error) {
 		}
 	}
 	return total, throttled, nil
+}
+
+// requestCounts is the emulator's count of answers by action and code.
+func (e *env) requestCounts() (*emulator.RequestCounts, error) {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, e.control("requests"), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var body emulator.RequestCounts
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil {
+		return nil, err
+	}
+	return &body, nil
+}
+
+// byAction lists the calls per action, most first.
+func byAction(c *emulator.RequestCounts) string {
+	type count struct {
+		action string
+		n      int
+	}
+	var counts []count
+	for a := range c.ByAction {
+		counts = append(counts, count{a, actionCalls(c, a)})
+	}
+	slices.SortFunc(counts, func(a, b count) int {
+		if a.n != b.n {
+			return b.n - a.n
+		}
+		return strings.Compare(a.action, b.action)
+	})
+	parts := make([]string, len(counts))
+	for i, k := range counts {
+		parts[i] = fmt.Sprintf("%d %s", k.n, strings.TrimPrefix(strings.TrimPrefix(k.action, "collection."), "flipbook."))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// actionCalls sums the answers to one action, whatever their code.
+func actionCalls(c *emulator.RequestCounts, action string) int {
+	n := 0
+	for _, k := range c.ByAction[action] {
+		n += k
+	}
+	return n
 }
 
 func (e *env) resetCalls() error {
@@ -585,4 +635,178 @@ func writePDF(path string, pad int64) error {
 		return err
 	}
 	return f.Close()
+}
+
+// mixedCollections is n catalogs, each with a logo, no background image, a
+// document and an access list: what a real account keeps per collection.
+func mixedCollections(n int, logo, pdf string) string {
+	return fmt.Sprintf(`resource "flipbook_catalog" "c" {
+  count = %[1]d
+  title = "Bench ${count.index}"
+  sections = [{
+    sources       = ["feed-shoes"]
+    template_hash = "tpl-product"
+  }]
+}
+
+resource "flipbook_collection_logo" "l" {
+  count           = %[1]d
+  collection_hash = flipbook_catalog.c[count.index].id
+  file            = %[2]q
+}
+
+resource "flipbook_collection_background" "b" {
+  count           = %[1]d
+  collection_hash = flipbook_catalog.c[count.index].id
+}
+
+resource "flipbook_document" "d" {
+  count           = %[1]d
+  collection_hash = flipbook_catalog.c[count.index].id
+  file            = %[3]q
+  title           = "Manual"
+}
+
+resource "flipbook_collection_permissions" "p" {
+  count           = %[1]d
+  collection_hash = flipbook_catalog.c[count.index].id
+  permissions     = [{ type = "teammate", group = "Sales" }]
+}
+`, n, logo, pdf)
+}
+
+// mixed: 15 such collections, the service at 5 calls a second (the
+// provider told), 1 s generation, documents converted by the time
+// flipbook.add answers: API calls per collection of the apply that creates
+// them all and of the plan that follows (which must be empty). The floor is
+// 2 for the plan (one getCollection answers the catalog, logo, background
+// and document; one getPermissions the access list) and 6 for the apply
+// (createCatalog, one status read, setLogo, deleteBackgroundImage,
+// flipbook.add, setPermissions), the document's look at the items before
+// the upload and its conversion status both answered without a call of
+// their own.
+func mixed(h *harness) (string, error) {
+	const n = 15
+	var instant time.Duration
+	e, err := h.start(service{perSecond: 5, generation: time.Second, conversion: &instant})
+	if err != nil {
+		return "", err
+	}
+	defer e.stop()
+	logo, err := os.ReadFile(filepath.Join("examples", "demo", "logo.png"))
+	if err != nil {
+		return "", err
+	}
+	logoPath, pdfPath := filepath.Join(e.dir, "logo.png"), filepath.Join(e.dir, "doc.pdf")
+	if err := os.WriteFile(logoPath, logo, 0o600); err != nil { //nolint:gosec // G703: a file in the bench's own temporary directory
+		return "", err
+	}
+	if err := writePDF(pdfPath, 0); err != nil {
+		return "", err
+	}
+	if err := e.write("  requests_per_second = 5", mixedCollections(n, logoPath, pdfPath)); err != nil {
+		return "", err
+	}
+	applyWall, err := e.apply()
+	if err != nil {
+		return "", err
+	}
+	applied, err := e.requestCounts()
+	if err != nil {
+		return "", err
+	}
+	// The plan's provider process starts with a budget of its own: let the
+	// apply's last second leave the service's window first, so that the
+	// plan's count holds reads, not throttles of a burst.
+	time.Sleep(1100 * time.Millisecond)
+	if err := e.resetCalls(); err != nil {
+		return "", err
+	}
+	planWall, err := e.terraform(nil, "plan", "-input=false", "-no-color", "-detailed-exitcode")
+	if err != nil {
+		return "", fmt.Errorf("the plan after apply is not empty or failed: %w", err)
+	}
+	planned, err := e.requestCounts()
+	if err != nil {
+		return "", err
+	}
+	sum := func(c *emulator.RequestCounts) int {
+		t := 0
+		for a := range c.ByAction {
+			t += actionCalls(c, a)
+		}
+		return t
+	}
+	return fmt.Sprintf("plan calls/collection %.2f (%s; %.1fs)  [goal <= 2.0]\n%-22s apply calls/collection %.2f (%s; %.1fs)  [goal <= 6.5]",
+		float64(sum(planned))/n, byAction(planned), planWall.Seconds(), "",
+		float64(sum(applied))/n, byAction(applied), applyWall.Seconds()), nil
+}
+
+// sharedKey: 75 catalogs under the documented limits (5 calls a second, 60
+// a minute), the provider not told, while another client on the same key
+// calls user.getStats once a second for the first 45 s and then stops. The
+// figure is the wall time over the sliding-window bound of every call the
+// service accepted, both clients' (slidingBound, 3 s generation): how well
+// the key's capacity was used, including after the other client left.
+func sharedKey(h *harness) (string, error) {
+	const n, otherCalls = 75, 45
+	svc := service{perSecond: 5, perMinute: 60, generation: 3 * time.Second}
+	e, err := h.start(svc)
+	if err != nil {
+		return "", err
+	}
+	defer e.stop()
+	if err := e.write("", catalogs(n)); err != nil {
+		return "", err
+	}
+	accepted := make(chan int, 1)
+	go func() {
+		ok := 0
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for range otherCalls {
+			if e.otherCall() {
+				ok++
+			}
+			<-tick.C
+		}
+		accepted <- ok
+	}()
+	wall, err := e.apply()
+	other := <-accepted
+	if err != nil {
+		return "", err
+	}
+	total, throttled, err := e.calls()
+	if err != nil {
+		return "", err
+	}
+	served := total - throttled
+	bound := slidingBound(served, svc.perSecond, svc.perMinute, svc.generation)
+	return fmt.Sprintf("wall/bound %.2f (%.1fs / %.1fs for %d accepted calls)  other client accepted %d of %d  provider throttled %d  [goal <= 1.25]",
+		wall.Seconds()/bound.Seconds(), wall.Seconds(), bound.Seconds(), served, other, otherCalls, throttled-(otherCalls-other)), nil
+}
+
+// otherCall is one call of another client on the bench's key; it says
+// whether the service accepted it.
+func (e *env) otherCall() bool {
+	p := map[string]string{"action": apiclient.ActionUserGetStats, "apiKey": "demo-key"}
+	p["signature"] = apiclient.Sign("demo-secret", p)
+	q := url.Values{}
+	for k, v := range p {
+		q.Set(k, v)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, e.baseURL+"?"+q.Encode(), nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	var env struct {
+		Code int `json:"code"`
+	}
+	return json.NewDecoder(resp.Body).Decode(&env) == nil && env.Code == 20
 }
