@@ -465,3 +465,22 @@ func TestAddFlipbookWaitsForALateListing(t *testing.T) {
 		t.Errorf("waits %v: want a pause of %v before reading again", sleeps.recorded(), addedItemPause)
 	}
 }
+
+// PermissionKey is the one definition of the same access-list entry: the
+// client's read-back used to compare the type without case while the
+// provider compared it exactly; now both compare it exactly.
+func TestPermissionKey(t *testing.T) {
+	same := func(a, b Permission) bool { return PermissionKey(a) == PermissionKey(b) }
+	if !same(Permission{Type: "teammate", Email: "Ana@Example.com"}, Permission{Type: "teammate", Email: "ana@example.com"}) {
+		t.Error("e-mails differing only in case must be the same entry")
+	}
+	if same(Permission{Type: "Teammate", Email: "ana@example.com"}, Permission{Type: "teammate", Email: "ana@example.com"}) {
+		t.Error("a type spelled otherwise is another (unknown) type, not the same entry")
+	}
+	if same(Permission{Type: "teammate", Group: "Sales"}, Permission{Type: "teammate", Group: "sales"}) {
+		t.Error("groups are matched exactly")
+	}
+	if !samePermissions([]Permission{{Type: "sso"}, {Type: "teammate", Group: "Sales"}}, []Permission{{Type: "teammate", Group: "Sales"}, {Type: "sso"}}) {
+		t.Error("lists are compared as sets")
+	}
+}

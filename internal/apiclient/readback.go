@@ -100,16 +100,19 @@ func (c *Client) confirmPermissions(hash string, want, before []Permission, save
 	}
 }
 
-// permissionKey identifies an entry as getPermissions returns it: type,
-// e-mail without case (as addresses are compared) and group.
-func permissionKey(p Permission) string {
-	return strings.ToLower(p.Type) + "\x00" + strings.ToLower(p.Email) + "\x00" + p.Group
+// PermissionKey is the one definition of "the same access-list entry", for
+// this client and the provider alike: the same type, exactly (the spec's
+// values are "teammate", "otp" and "sso"; another spelling is an unknown
+// type the service refuses), the same e-mail without regard to case (as
+// addresses are compared), and the same group, exactly.
+func PermissionKey(p Permission) string {
+	return p.Type + "\x00" + strings.ToLower(p.Email) + "\x00" + p.Group
 }
 
 // sharesPermission says whether some entry of a is also in b.
 func sharesPermission(a, b []Permission) bool {
 	for _, p := range a {
-		if slices.ContainsFunc(b, func(q Permission) bool { return permissionKey(q) == permissionKey(p) }) {
+		if slices.ContainsFunc(b, func(q Permission) bool { return PermissionKey(q) == PermissionKey(p) }) {
 			return true
 		}
 	}
@@ -122,7 +125,7 @@ func samePermissions(a, b []Permission) bool {
 	key := func(ps []Permission) []string {
 		out := make([]string, 0, len(ps))
 		for _, p := range ps {
-			out = append(out, permissionKey(p))
+			out = append(out, PermissionKey(p))
 		}
 		slices.Sort(out)
 		return slices.Compact(out)

@@ -36,10 +36,10 @@ func (p permissionEntry) String() string {
 	return b.String()
 }
 
-// key identifies an entry as the service does: the email ignoring case, the
-// group exactly (group names are matched exactly).
+// key identifies an entry by the one rule the client also uses
+// (apiclient.PermissionKey).
 func (p permissionEntry) key() string {
-	return p.Type + "\x00" + strings.ToLower(p.Email) + "\x00" + p.Group
+	return apiclient.PermissionKey(apiclient.Permission{Type: p.Type, Email: p.Email, Group: p.Group})
 }
 
 // permissionProblem is one broken rule of collection.setPermissions. Index is

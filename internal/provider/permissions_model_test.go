@@ -264,3 +264,21 @@ func TestRefreshedEntries(t *testing.T) {
 		})
 	}
 }
+
+// The provider's "same entry" is the client's (apiclient.PermissionKey), on
+// the case where the two used to differ: the letter case of type.
+func TestPermissionEntryKeyIsTheClients(t *testing.T) {
+	for _, e := range []permissionEntry{
+		{Type: "Teammate", Email: "Ana@example.com"},
+		{Type: "teammate", Email: "ana@example.com"},
+		{Type: "sso", Group: "Partners"},
+	} {
+		if got, want := e.key(), apiclient.PermissionKey(apiclient.Permission{Type: e.Type, Email: e.Email, Group: e.Group}); got != want {
+			t.Errorf("%v: provider key %q, client key %q", e, got, want)
+		}
+	}
+	upper := []apiclient.Permission{{Type: "Teammate", Email: "ana@example.com"}}
+	if sameList(upper, []permissionEntry{{Type: "teammate", Email: "ana@example.com"}}) {
+		t.Error("a saved entry whose type differs in case is not the configured one")
+	}
+}
