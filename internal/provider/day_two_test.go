@@ -692,7 +692,7 @@ resource "flipbook_document" "d" {
 	if says(plan, "flipbook_template_collection.t must be replaced") || says(plan, "Generation Failed") {
 		t.Errorf("a failed document replaces its collection:\n%s", plan)
 	}
-	if !says(plan, "flipbook_document.d is tainted, so must be replaced") {
+	if !says(plan, "flipbook_document.d is tainted") || !says(plan, "must be replaced") { // OpenTofu: "so it must be"
 		t.Errorf("the failed document is not uploaded again:\n%s", plan)
 	}
 	w.apply()
