@@ -146,7 +146,7 @@ func (c *Client) SetPermissions(ctx context.Context, collectionHash string, perm
 	// The list before the call, so that a lost answer can be told from a
 	// call that landed: a failed read leaves it unknown (nil). It is read
 	// afresh: a reused answer could miss a change made meanwhile outside.
-	before, _ := c.GetPermissions(withFreshRead(ctx), collectionHash)
+	before, _ := c.GetPermissions(WithFreshRead(ctx), collectionHash)
 	var readBack []Permission // set (never nil) when reading back showed the call had landed
 	if err := c.confirmed(ctx, req, &out, c.confirmPermissions(collectionHash, perms, before, &readBack)); err != nil {
 		return nil, err

@@ -84,7 +84,7 @@ func (c *Client) logDecision(ctx context.Context, action string, landed bool, se
 // re-sending.
 func (c *Client) confirmPermissions(hash string, want, before []Permission, saved *[]Permission) func(ctx context.Context) (bool, error) {
 	return func(ctx context.Context) (bool, error) {
-		got, err := c.GetPermissions(withFreshRead(ctx), hash)
+		got, err := c.GetPermissions(WithFreshRead(ctx), hash)
 		if err != nil {
 			return false, err
 		}
@@ -152,7 +152,7 @@ func (c *Client) adoptAddedItem(in AddFlipbookInput, before map[string]bool, gen
 		}
 		var found []CollectionItem
 		for read := 1; ; read++ {
-			coll, err := c.GetCollection(withFreshRead(ctx), in.CollectionHash)
+			coll, err := c.GetCollection(WithFreshRead(ctx), in.CollectionHash)
 			if err != nil {
 				return false, err
 			}

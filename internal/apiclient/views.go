@@ -88,9 +88,12 @@ const maxViews = 4096
 
 type freshReadKey struct{}
 
-// withFreshRead marks reads that must reach the service: they neither reuse
-// an answer nor join a read in flight.
-func withFreshRead(ctx context.Context) context.Context {
+// WithFreshRead marks reads that must reach the service: they neither reuse
+// an answer nor join a read in flight (the answer is kept for later reads).
+// Read-backs after a write use it, and so do the provider's data sources: a
+// data source is read when the user's configuration asks, possibly after a
+// change made outside Terraform earlier in the same apply.
+func WithFreshRead(ctx context.Context) context.Context {
 	return context.WithValue(ctx, freshReadKey{}, true)
 }
 

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 var (
@@ -72,7 +74,7 @@ func (d *collectionDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 	hash := m.CollectionHash.ValueString()
-	col, err := d.client.GetCollection(ctx, hash)
+	col, err := d.client.GetCollection(apiclient.WithFreshRead(ctx), hash)
 	if err != nil {
 		addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Reading Flipbook Collection",
 			fmt.Sprintf("reading collection %s", hash), err)

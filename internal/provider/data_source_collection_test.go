@@ -4,11 +4,17 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 const handbookAddr = "data.flipbook_collection.handbook"
@@ -111,4 +117,49 @@ func TestAccCollectionDataSource_example(t *testing.T) {
 			},
 		}},
 	})
+}
+
+// A data source reads the service each time, even when the operation's
+// client holds a shared answer for the collection: it may be read after a
+// change made outside Terraform earlier in the same apply (a script, another
+// provider, someone in the web editor).
+func TestCollectionDataSourceReadsAfresh(t *testing.T) {
+	ctx := t.Context()
+	e := newTestEmulator(t, nil)
+	c, err := apiclient.New(apiclient.Config{BaseURL: e.BaseURL, UploadURL: e.UploadURL, APIKey: e.apiKey, Secret: e.secret,
+		ViewTTL: apiclient.DefaultViewTTL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.GetCollection(ctx, "col-private"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.Emulator.Rename("col-private", "Renamed outside"); err != nil {
+		t.Fatal(err)
+	}
+	if col, err := c.GetCollection(ctx, "col-private"); err != nil || col.CollectionTitle == "Renamed outside" {
+		t.Fatalf("the client did not share its answer (%v, %v), so this test would prove nothing", col, err)
+	}
+
+	ds, ok := newCollectionDataSource().(*collectionDataSource)
+	if !ok {
+		t.Fatal("newCollectionDataSource is not a *collectionDataSource")
+	}
+	var cresp datasource.ConfigureResponse
+	ds.Configure(ctx, datasource.ConfigureRequest{ProviderData: &providerData{client: c}}, &cresp)
+	var sresp datasource.SchemaResponse
+	ds.Schema(ctx, datasource.SchemaRequest{}, &sresp)
+	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
+	if d := state.SetAttribute(ctx, path.Root("collection_hash"), "col-private"); d.HasError() {
+		t.Fatal(d)
+	}
+	resp := datasource.ReadResponse{State: tfsdk.State{Schema: sresp.Schema, Raw: state.Raw.Copy()}}
+	ds.Read(ctx, datasource.ReadRequest{Config: tfsdk.Config(state)}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	var title string
+	if d := resp.State.GetAttribute(ctx, path.Root("title"), &title); d.HasError() || title != "Renamed outside" {
+		t.Errorf("title %q (%v), want the service's %q", title, d, "Renamed outside")
+	}
 }

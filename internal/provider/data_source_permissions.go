@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/flipbook/terraform-provider-flipbook/internal/apiclient"
 )
 
 var (
@@ -60,7 +62,7 @@ func (d *permissionsDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	hash := m.CollectionHash.ValueString()
-	saved, err := d.client.GetPermissions(ctx, hash)
+	saved, err := d.client.GetPermissions(apiclient.WithFreshRead(ctx), hash)
 	if err != nil {
 		addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Reading Collection Permissions",
 			"reading the access list of collection "+hash, err)

@@ -176,8 +176,10 @@ func codeAdvice(api *apiclient.APIError) string {
 	case apiclient.CodeInvalidFileFormat:
 		return "The file's content is not of a type the service accepts (PDF for documents, an image for logos)."
 	case apiclient.CodeCollectionNotFound:
-		return "The collection hash does not exist. Publishing a collection replaces its temporary hash with a final one: " +
-			"import the new hash if that happened."
+		return "The collection hash does not exist. Publishing a collection in the web editor replaces its temporary hash " +
+			"with a final one. If that happened, run terraform plan: it stops and says what to write (published_hash = " +
+			"\"<new hash>\" in the collection's resource, or the new hash in a written-out collection_hash), and the " +
+			"resources on the collection then move to the new hash in place."
 	case apiclient.CodeFlipbookNotFound:
 		return "The flipbook hash does not exist in that collection."
 	case apiclient.CodeNotEligible:

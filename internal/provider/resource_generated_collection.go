@@ -406,6 +406,7 @@ func (r *collectionResource) keptDetail(hash string) string {
 // computed value known when the service will not change it.
 func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.State.Raw.IsNull() {
+		r.planAdoption(ctx, req, resp)
 		return
 	}
 	if req.Plan.Raw.IsNull() {
@@ -484,6 +485,29 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 		})
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// planAdoption checks, at plan time, a new resource that adopts the
+// collection published_hash names: one with another title stops here, as it
+// would at apply, before anything is planned.
+func (r *collectionResource) planAdoption(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || r.client == nil {
+		return
+	}
+	var plan collectionResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || plan.PublishedHash.IsNull() || plan.PublishedHash.IsUnknown() || plan.Title.IsUnknown() ||
+		plan.Title.IsNull() {
+		return
+	}
+	hash := plan.PublishedHash.ValueString()
+	col, err := r.client.GetCollection(ctx, hash)
+	if err != nil {
+		addAPIAttributeError(&resp.Diagnostics, path.Root("published_hash"), "Error Adopting "+r.kind.title,
+			fmt.Sprintf("reading collection %s, which published_hash names", hash), err)
+		return
+	}
+	titleDiffers(&resp.Diagnostics, plan.Title, col, hash)
 }
 
 // requiresReplacement reports whether the plan replaces the collection, by
