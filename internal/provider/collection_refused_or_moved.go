@@ -27,7 +27,8 @@ import (
 // the resource's private state; the plan then stops on 46 with the words to
 // write (published_hash, or a new collection_hash, both in place), and goes
 // on with a warning on 43 so that destroy and removal from the configuration
-// keep working.
+// keep working; only a plan that would change a refused resource stops, since
+// with another account's credentials the change would be made in that account.
 
 // privateRefused is the private-state key of the last refusal Read met.
 const privateRefused = "collection_refused"
