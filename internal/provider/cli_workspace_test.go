@@ -21,7 +21,8 @@ import (
 // cannot walk: Ctrl-C, `terraform state rm`, `terraform import` of an address
 // and the exact words a user types after reading a diagnostic.
 
-// cliProvider is the provider binary, built once per test binary.
+// cliProvider is the provider and emulator binaries, built once per test
+// binary for every test that drives the real CLI (these and the guides').
 var cliProvider struct {
 	once sync.Once
 	dir  string
@@ -29,8 +30,8 @@ var cliProvider struct {
 	out  []byte
 }
 
-// cliProviderDir builds the provider into a directory of its own (removed by
-// TestMain) and returns it.
+// cliProviderDir builds terraform-provider-flipbook and flipbook-emulator
+// into a directory of their own (removed by TestMain) and returns it.
 func cliProviderDir(t *testing.T) string {
 	t.Helper()
 	cliProvider.once.Do(func() {
@@ -45,12 +46,16 @@ func cliProviderDir(t *testing.T) string {
 			cliProvider.err = err
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", filepath.Join(cliProvider.dir, "terraform-provider-flipbook"), ".") //nolint:gosec // G204: the test builds the repository's own provider
-		cmd.Dir = root
-		cliProvider.out, cliProvider.err = cmd.CombinedOutput()
+		for _, target := range [][2]string{{"terraform-provider-flipbook", "."}, {"flipbook-emulator", "./cmd/flipbook-emulator"}} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(cliProvider.dir, target[0]), target[1]) //nolint:gosec // G204: the test builds the repository's own packages
+			cmd.Dir = root
+			if cliProvider.out, cliProvider.err = cmd.CombinedOutput(); cliProvider.err != nil {
+				return
+			}
+		}
 	})
 	if cliProvider.err != nil {
-		t.Fatalf("building the provider: %v\n%s", cliProvider.err, cliProvider.out)
+		t.Fatalf("building the provider and the emulator: %v\n%s", cliProvider.err, cliProvider.out)
 	}
 	return cliProvider.dir
 }

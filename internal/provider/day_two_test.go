@@ -99,6 +99,16 @@ func appliedDayTwo(t *testing.T, e *testEmulator, w *cliWorkspace) (string, writ
 	return w.stateString("flipbook_catalog.shoes", "id"), before
 }
 
+// publish publishes hash as the web editor does and returns the new hash.
+func publish(t *testing.T, e *testEmulator, hash string) string {
+	t.Helper()
+	published, err := e.Emulator.Publish(hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return published
+}
+
 // movedInPlace checks that every resource followed the catalog to hash with
 // nothing made twice, nobody e-mailed again and an empty plan after.
 func movedInPlace(t *testing.T, e *testEmulator, w *cliWorkspace, hash string, before writeCalls, mailsBefore int) {
@@ -138,10 +148,7 @@ func TestAccDayTwo_publishThenPublishedHash(t *testing.T) {
 	w := newCLIWorkspace(t, e)
 	old, before := appliedDayTwo(t, e, w)
 	mails := len(e.Emulator.Notifications())
-	published, err := e.Emulator.Publish(old)
-	if err != nil {
-		t.Fatal(err)
-	}
+	published := publish(t, e, old)
 
 	for _, cmd := range [][]string{{"plan", "-input=false"}, {"apply", "-input=false", "-auto-approve"}} {
 		out := w.fails(cmd...)
@@ -174,10 +181,7 @@ func TestAccDayTwo_publishThenStateRmAndImport(t *testing.T) {
 	w := newCLIWorkspace(t, e)
 	old, before := appliedDayTwo(t, e, w)
 	mails := len(e.Emulator.Notifications())
-	published, err := e.Emulator.Publish(old)
-	if err != nil {
-		t.Fatal(err)
-	}
+	published := publish(t, e, old)
 	out := w.fails("plan", "-input=false")
 	if !says(out, "terraform state rm <address>, then terraform import <address> <new hash>") {
 		t.Fatalf("the plan does not give the CLI way:\n%s", out)
@@ -758,7 +762,51 @@ resource "flipbook_catalog" "shoes" {
 	if v, _ := w.resource("flipbook_catalog.shoes"); v != nil {
 		t.Error("the catalog was adopted")
 	}
+	// The advice, word for word: write the title the error names.
+	title := e.collection(t, "col-private").Title
+	if !says(out, fmt.Sprintf("write title = %q (or remove title)", title)) {
+		t.Fatalf("the error does not name the title to write:\n%s", out)
+	}
+	w.config(fmt.Sprintf(`
+resource "flipbook_catalog" "shoes" {
+  title          = %q
+  published_hash = "col-private"
+  sections       = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+`, title))
+	w.apply()
+	if got := w.stateString("flipbook_catalog.shoes", "id"); got != "col-private" {
+		t.Errorf("id %q, want the adopted col-private", got)
+	}
 	if n := calls(e, apiclient.ActionCreateCatalog); n != 0 {
 		t.Errorf("createCatalog called %d times", n)
 	}
+	w.emptyPlan()
+}
+
+// A collection published between a saved plan and its apply: the call the
+// plan made answers 46, and its error says to run terraform plan, which then
+// gives the line that moves everything in place.
+func TestAccDayTwo_publishedBetweenPlanAndApply(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	old, _ := appliedDayTwo(t, e, w)
+	mails := len(e.Emulator.Notifications())
+	writeTestPNG(t, w.dir, "logo.png", 4, 4, color.RGBA{R: 10, G: 10, A: 255}) // a new logo to set
+	w.must("plan", "-input=false", "-out=day2.plan")
+	published := publish(t, e, old)
+	out := w.fails("apply", "-input=false", "day2.plan")
+	if !says(out, "code 46") || !says(out, "run terraform plan: it stops and says what to write") {
+		t.Fatalf("the failed call does not say what to do:\n%s", out)
+	}
+	before := e.writes() // the refused setLogo included
+	out = w.fails("plan", "-input=false")
+	if !says(out, `published_hash = "<new hash>"`) {
+		t.Fatalf("the plan does not give the line to write:\n%s", out)
+	}
+	w.config(dayTwoCatalog(strings.Replace(`published_hash = "<new hash>"`, "<new hash>", published, 1)))
+	w.apply()
+	before[apiclient.ActionSetLogo]++ // the new logo the plan was made for, set once at the new hash
+	movedInPlace(t, e, w, published, before, mails)
 }

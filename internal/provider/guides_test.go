@@ -184,16 +184,7 @@ func newGuideEnv(t *testing.T) *guideEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := t.TempDir()
-	start := time.Now()
-	for _, target := range [][2]string{{"terraform-provider-flipbook", "."}, {"flipbook-emulator", "./cmd/flipbook-emulator"}} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(bin, target[0]), target[1]) //nolint:gosec // G204: the test builds the repository's own packages
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("building %s: %v\n%s", target[0], err, out)
-		}
-	}
-	t.Logf("built the provider and the emulator in %s", time.Since(start).Round(time.Millisecond))
+	bin := cliProviderDir(t) // built once for every CLI test
 	cliConfig := filepath.Join(t.TempDir(), "terraformrc")
 	writeFile(t, cliConfig, `provider_installation {
   dev_overrides {

@@ -255,13 +255,8 @@ func (r *collectionResource) cutShortDetail(hash string, err error) string {
 // (the resource was not in the state: a moved or re-created configuration).
 func (r *collectionResource) adopt(ctx context.Context, plan *collectionResourceModel, resp *resource.CreateResponse) {
 	hash := plan.PublishedHash.ValueString()
-	col, err := r.client.GetCollection(ctx, hash)
-	if err != nil {
-		addAPIAttributeError(&resp.Diagnostics, path.Root("published_hash"), "Error Adopting "+r.kind.title,
-			fmt.Sprintf("reading collection %s, which published_hash names", hash), err)
-		return
-	}
-	if titleDiffers(&resp.Diagnostics, plan.Title, col, hash) {
+	col := r.readAdopted(ctx, hash, plan.Title, &resp.Diagnostics)
+	if col == nil {
 		return
 	}
 	plan.ID = types.StringValue(hash)
@@ -500,14 +495,23 @@ func (r *collectionResource) planAdoption(ctx context.Context, req resource.Modi
 		plan.Title.IsNull() {
 		return
 	}
-	hash := plan.PublishedHash.ValueString()
+	r.readAdopted(ctx, plan.PublishedHash.ValueString(), plan.Title, &resp.Diagnostics)
+}
+
+// readAdopted reads the collection published_hash names for a resource that
+// adopts it; nil, with diagnostics, when it cannot be read or has another
+// title than the configuration's (titleDiffers).
+func (r *collectionResource) readAdopted(ctx context.Context, hash string, title types.String, diags *diag.Diagnostics) *apiclient.Collection {
 	col, err := r.client.GetCollection(ctx, hash)
 	if err != nil {
-		addAPIAttributeError(&resp.Diagnostics, path.Root("published_hash"), "Error Adopting "+r.kind.title,
+		addAPIAttributeError(diags, path.Root("published_hash"), "Error Adopting "+r.kind.title,
 			fmt.Sprintf("reading collection %s, which published_hash names", hash), err)
-		return
+		return nil
 	}
-	titleDiffers(&resp.Diagnostics, plan.Title, col, hash)
+	if titleDiffers(diags, title, col, hash) {
+		return nil
+	}
+	return col
 }
 
 // requiresReplacement reports whether the plan replaces the collection, by

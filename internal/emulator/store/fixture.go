@@ -207,8 +207,9 @@ func ParseFixture(b []byte) (*Fixture, error) {
 	return parseFixture(b, ".")
 }
 
-// parseFixture is ParseFixture with feed files resolved relative to dir.
-func parseFixture(b []byte, dir string) (*Fixture, error) {
+// decodeFixture decodes a fixture strictly: no field it does not know, no
+// data after the object. Files and HTTP bodies both go through it.
+func decodeFixture(b []byte) (*Fixture, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var f Fixture
@@ -218,6 +219,15 @@ func parseFixture(b []byte, dir string) (*Fixture, error) {
 	if dec.More() {
 		return nil, errors.New("fixture: trailing data after the JSON object")
 	}
+	return &f, nil
+}
+
+// parseFixture is ParseFixture with feed files resolved relative to dir.
+func parseFixture(b []byte, dir string) (*Fixture, error) {
+	f, err := decodeFixture(b)
+	if err != nil {
+		return nil, err
+	}
 	f.InlineColumns(b)
 	if err := f.ResolveFeedFiles(dir); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
@@ -225,7 +235,7 @@ func parseFixture(b []byte, dir string) (*Fixture, error) {
 	if err := f.Check(); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
-	return &f, nil
+	return f, nil
 }
 
 func (f *Fixture) Check() error {

@@ -34,14 +34,9 @@ func ParseFixtureBody(r io.Reader) (*Fixture, error) {
 	if err := checkDepth(b, MaxFixtureDepth); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	var f Fixture
-	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("fixture: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("fixture: trailing data after the JSON object")
+	f, err := decodeFixture(b)
+	if err != nil {
+		return nil, err
 	}
 	for i, a := range f.Accounts {
 		for j, fd := range a.Feeds {
@@ -54,7 +49,7 @@ func ParseFixtureBody(r io.Reader) (*Fixture, error) {
 	if err := f.Check(); err != nil {
 		return nil, fmt.Errorf("fixture: %w", err)
 	}
-	return &f, nil
+	return f, nil
 }
 
 // checkDepth refuses JSON whose arrays and objects nest deeper than max,

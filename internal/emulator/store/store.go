@@ -426,12 +426,9 @@ func (s *Store) Publish(hash string, now time.Time) (string, error) {
 func (s *Store) SetAccess(hash string, private, password *bool, status *string, now time.Time) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.cols[hash]
-	switch {
-	case c == nil:
-		return ErrUnknownCollection
-	case c.Deleted:
-		return ErrDeletedCollection
+	c, err := s.live(hash)
+	if err != nil {
+		return err
 	}
 	if private != nil {
 		c.Private = *private
@@ -449,17 +446,27 @@ func (s *Store) SetAccess(hash string, private, password *bool, status *string, 
 	return nil
 }
 
+// live is a collection the web editor may still change: known and not
+// deleted. Callers hold s.mu.
+func (s *Store) live(hash string) (*Collection, error) {
+	switch c := s.cols[hash]; {
+	case c == nil:
+		return nil, ErrUnknownCollection
+	case c.Deleted:
+		return nil, ErrDeletedCollection
+	default:
+		return c, nil
+	}
+}
+
 // Rename gives a collection a new title, as renaming it in the web editor
 // does.
 func (s *Store) Rename(hash, title string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := s.cols[hash]
-	switch {
-	case c == nil:
-		return ErrUnknownCollection
-	case c.Deleted:
-		return ErrDeletedCollection
+	c, err := s.live(hash)
+	if err != nil {
+		return err
 	}
 	c.Title = title
 	s.changed()
