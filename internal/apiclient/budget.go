@@ -38,6 +38,13 @@ import (
 // was refused (the first count may have been taken while another client had
 // part of the window), then after probeCalls calls at the limit (see
 // answered, learn and grow).
+//
+// A throttle met while this process held fewer calls in the window than
+// the service is known to have held of them at once (all accepted) can
+// only mean another client holds the rest. That is not learned as a limit:
+// this process leaves the other client places, and takes them back evenly
+// over the window that follows (see share), so that a client that wants
+// more can grow into up to half the window and the key stays full.
 type Budget struct {
 	mu  sync.Mutex
 	now func() time.Time
@@ -100,6 +107,19 @@ type window struct {
 	// the window. Until then a full window without a throttle is probe
 	// enough.
 	confirmed bool
+	// reserve is how many places of the window this process leaves to
+	// another client it saw using the key at sharedAt; yielding: it does so
+	// until sharedAt is a whole window old (see share).
+	reserve  int
+	sharedAt time.Time
+	yielding bool
+	// known is the most calls of this process the service surely held in
+	// one window of its own, all accepted (see surelyHeld): what the key
+	// surely allows. Unlike the ceiling it never comes from a limit the user
+	// set or one this process merely kept to. countedAt: when the calls
+	// were last counted for it.
+	known     int
+	countedAt time.Time
 	// suspect is when an unconfirmed throttle of this window came back
 	// (zero: none). One throttle alone teaches nothing: a limit the calls
 	// really reached refuses the next call too, while a lone 31 or 32 amid
@@ -118,6 +138,31 @@ func (w *window) limit() int {
 	default:
 		return min(w.learned, w.configured)
 	}
+}
+
+// allowed is the limit in force at now: the window's limit, less the
+// places left to another client while it is seen using the key.
+func (w *window) allowed(now time.Time) int {
+	lim := w.limit()
+	if lim == 0 || !w.sharing(now) {
+		return lim
+	}
+	return max(1, min(lim, w.known-w.leftAt(now)))
+}
+
+// leftAt is how many places are left to another client at now: the
+// reserve, taken back evenly over the window after the last sign of it.
+func (w *window) leftAt(now time.Time) int {
+	if !w.sharing(now) {
+		return 0
+	}
+	return w.reserve - int(int64(w.reserve)*int64(now.Sub(w.sharedAt))/int64(w.length))
+}
+
+// sharing says whether another client was seen using the key within the
+// last window.
+func (w *window) sharing(now time.Time) bool {
+	return w.yielding && now.Sub(w.sharedAt) <= w.length
 }
 
 // slot is one admitted call.
@@ -162,7 +207,8 @@ func NewBudget(perSecond, perMinute int) *Budget {
 func (b *Budget) Limits() (perSecond, perMinute int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.windows[0].limit(), b.windows[1].limit()
+	now := b.now()
+	return b.windows[0].allowed(now), b.windows[1].allowed(now)
 }
 
 // broadcast wakes every waiter to look again. Callers hold b.mu.
@@ -206,7 +252,7 @@ func (b *Budget) admitAt(now time.Time) (bool, time.Time) {
 	var wake time.Time
 	ok := true
 	for _, w := range b.windows {
-		lim := w.limit()
+		lim := w.allowed(now)
 		if lim == 0 {
 			continue
 		}
@@ -235,19 +281,50 @@ func (b *Budget) admitAt(now time.Time) (bool, time.Time) {
 		}
 		frees := slices.Collect(occupying) // when each answered call stops occupying
 		ok = false
-		if !w.full {
-			w.full, w.successes = true, 0 // count the calls made at the limit
+		if !w.full && lim == w.limit() {
+			// Count the calls made at the limit; one held down by places
+			// left to another client says nothing of what the service allows.
+			w.full, w.successes = true, 0
 		}
-		need := busy - lim + 1 // calls that must stop occupying first
-		if need > len(frees) {
+		// at: when this window admits at the earliest; need: the calls that
+		// must stop occupying it first.
+		var at time.Time
+		if need := busy - lim + 1; need <= len(frees) {
+			slices.SortFunc(frees, func(a, b time.Time) int { return a.Compare(b) })
+			at = frees[need-1]
+		}
+		if t, ok := w.leavesRoomAt(busy); ok && (at.IsZero() || t.Before(at)) {
+			at = t
+		}
+		if at.IsZero() {
 			return false, time.Time{} // only an answer can free a place
 		}
-		slices.SortFunc(frees, func(a, b time.Time) int { return a.Compare(b) })
-		if t := frees[need-1]; t.After(wake) {
-			wake = t
+		if at.After(wake) {
+			wake = at
 		}
 	}
 	return ok, wake
+}
+
+// leavesRoomAt says when the places left to another client will have
+// shrunk enough for busy+1 calls, if the window's own limit allows them.
+func (w *window) leavesRoomAt(busy int) (time.Time, bool) {
+	if !w.yielding || w.reserve == 0 || (w.limit() != 0 && busy >= w.limit()) {
+		return time.Time{}, false
+	}
+	ends := w.sharedAt.Add(w.length + 1) // then none are left
+	target := w.known - busy - 1         // the most that may be left
+	if target < 0 {
+		return ends, true
+	}
+	if target >= w.reserve {
+		return w.sharedAt, true
+	}
+	since := (int64(w.reserve-target)*int64(w.length) + int64(w.reserve) - 1) / int64(w.reserve)
+	if at := w.sharedAt.Add(time.Duration(since)); at.Before(ends) {
+		return at, true
+	}
+	return ends, true
 }
 
 type lowPriorityKey struct{}
@@ -356,6 +433,15 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 			w = b.windows[perMinute]
 		}
 		w.throttled = now
+		// Another client seen: leaving it places answers the throttle; the
+		// limit stays as it is.
+		ch, seen := b.share(w, s, now)
+		if ch != nil {
+			changes = append(changes, *ch)
+		}
+		if seen {
+			break
+		}
 		// Learn only when the service refuses again within a window, with no
 		// call accepted in between: the window is really full.
 		if w.suspect.IsZero() || now.Sub(w.suspect) > w.length {
@@ -372,6 +458,19 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 	default:
 		for _, w := range b.windows {
 			w.suspect = time.Time{} // the service accepted a call: not full
+			if w.limit() != 0 && now.Sub(w.countedAt) >= w.length/16 {
+				// Counted now and then, not at every answer: a minute of
+				// calls at a high limit is long to scan.
+				w.known, w.countedAt = max(w.known, b.surelyHeld(w, now)), now
+			}
+			if w.yielding && !w.sharing(now) {
+				from := w.allowed(w.sharedAt)
+				w.yielding = false
+				if to := w.allowed(now); to != from {
+					changes = append(changes, RateChange{Window: w.name, From: from, To: to,
+						Reason: "no sign of another client for a whole " + w.name + ": its places are taken back"})
+				}
+			}
 			if ch, ok := b.grow(w, now); ok {
 				changes = append(changes, ch)
 			}
@@ -392,21 +491,8 @@ func (b *Budget) answered(s *slot, code int) []RateChange {
 // beyond a lower count. Callers hold b.mu.
 func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 	now := b.now()
-	observed, accepted := 0, 0 // accepted: of observed, those already answered
-	for _, o := range b.sent {
-		if o == s {
-			break // b.sent is in the order of admission
-		}
-		if o.refused {
-			continue
-		}
-		if o.answered.IsZero() || o.answered.After(s.admitted.Add(-w.length-occupyMargin)) {
-			observed++
-			if !o.answered.IsZero() {
-				accepted++
-			}
-		}
-	}
+	observed, accepted := b.observed(w, s)
+	w.known = max(w.known, b.surelyHeld(w, s.admitted))
 	from := w.limit()
 	to := max(observed, 1)
 	if from != 0 && from > w.ceiling {
@@ -441,6 +527,105 @@ func (b *Budget) learn(w *window, s *slot, code int) (RateChange, bool) {
 	w.lastCut, w.lastStep = now, now
 	return RateChange{Window: w.name, From: from, To: to,
 		Reason: fmt.Sprintf("throttled (code %d) after %d calls in the last %s", code, observed, w.name)}, true
+}
+
+// observed counts this process's calls that can have been in the
+// service's window when it turned s away: those admitted before s and
+// answered less than a window before s left, or not answered yet; accepted
+// is those of them already answered. Callers hold b.mu.
+func (b *Budget) observed(w *window, s *slot) (observed, accepted int) {
+	for _, o := range b.sent {
+		if o == s {
+			break // b.sent is in the order of admission
+		}
+		if o.refused {
+			continue
+		}
+		if o.answered.IsZero() || o.answered.After(s.admitted.Add(-w.length-occupyMargin)) {
+			observed++
+			if !o.answered.IsZero() {
+				accepted++
+			}
+		}
+	}
+	return observed, accepted
+}
+
+// mayHold counts this process's calls that the service can have held in
+// its window when it turned s away: any not refused, sent since, or
+// answered less than a window before s left. Calls sent after s count too,
+// for they may have overtaken it on the way. Callers hold b.mu.
+func (b *Budget) mayHold(w *window, s *slot) int {
+	n := 0
+	for _, o := range slices.Backward(b.sent) {
+		if o.answered.IsZero() || o.answered.After(s.admitted.Add(-w.length-occupyMargin)) {
+			if o != s && !o.refused {
+				n++
+			}
+		} else if o.admitted.Before(s.admitted.Add(-w.length - occupyMargin - b.maxRTT)) {
+			break // answered before the window: so were all sent before it
+		}
+	}
+	return n
+}
+
+// surelyHeld counts this process's accepted calls that left less than a
+// window before at and were answered by then: each reached the service
+// between leaving and its answer, so all of them were in the service's
+// window at the last one's arrival, and it accepted them all. Callers hold
+// b.mu.
+func (b *Budget) surelyHeld(w *window, at time.Time) int {
+	n := 0
+	for _, o := range slices.Backward(b.sent) {
+		if !o.admitted.After(at.Add(-w.length)) {
+			break // b.sent is in the order of admission
+		}
+		if !o.refused && !o.answered.IsZero() && !o.answered.After(at) {
+			n++
+		}
+	}
+	return n
+}
+
+// share answers a throttle met while this process may have held fewer
+// calls in the window than known, which the service is known to allow:
+// another client holds the rest. This process then leaves it the places it
+// holds, or twice as many when it held every place it was left (it may
+// want more), up to half of known, so that a client that wants more grows
+// into a fair half while one that wants a little costs little. A client
+// that stays within what it is left is never refused, so it shows nothing:
+// the places are taken back evenly over the window after the last sign
+// (leftAt), and a client still there shows itself again at the first call
+// that misses. Two refusals in a row while half is left and less than half
+// held mean the key allows less than known: known is halved toward what is
+// held, lest every call be refused. It reports whether the throttle was
+// such a sign. Callers hold b.mu.
+func (b *Budget) share(w *window, s *slot, now time.Time) (change *RateChange, seen bool) {
+	observed := b.mayHold(w, s)
+	if w.known < 2 || observed >= w.known {
+		return nil, false
+	}
+	from := w.allowed(now)
+	if observed < w.known/2 && w.sharing(now) && w.reserve >= w.known/2 && !w.suspect.IsZero() && now.Sub(w.suspect) <= w.length {
+		// Half left, less than half held, and two refusals in a row: the
+		// key allows less than it did (the spec gives no reason it would,
+		// but a client that never learns it would be refused for ever).
+		w.known = max(2, 2*observed)
+	}
+	w.suspect = now
+	holds := w.known - observed
+	room := holds
+	if left := w.leftAt(now); s.admitted.After(w.sharedAt) && now.Sub(w.sharedAt) <= 2*w.length && holds >= left {
+		room = 2 * holds // it holds every place it was left: it may want more
+	} else {
+		room = max(room, left) // the same sign again
+	}
+	w.reserve, w.sharedAt, w.yielding = min(room, w.known/2), now, true
+	if to := w.allowed(now); to != from {
+		return &RateChange{Window: w.name, From: from, To: to,
+			Reason: fmt.Sprintf("another client holds %d of the %d calls a %s the key allows: leaving it %d", holds, w.known, w.name, w.reserve)}, true
+	}
+	return nil, true
 }
 
 // grow counts a call that was not throttled and, once a whole window went

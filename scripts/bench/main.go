@@ -6,6 +6,9 @@
 // states for it.
 //
 //	go run ./scripts/bench -bin bin [-terraform /usr/local/bin/terraform] [-run REGEXP]
+//
+// BENCH_TF_LOG, when set, is the TF_LOG of every terraform command (with
+// TF_LOG_PATH, the request budget's changes can be read afterwards).
 package main
 
 import (
@@ -16,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"os"
@@ -92,6 +96,7 @@ var scenarios = []scenario{
 	{"upload-rss", uploadRSS},
 	{"mixed", mixed},
 	{"shared-key", sharedKey},
+	{"shared-key-sustained", sharedKeySustained},
 }
 
 // service is what one emulator run is set up with.
@@ -292,7 +297,7 @@ func (e *env) terraform(watch func(pid int) func(), args ...string) (time.Durati
 	cmd.Dir = e.dir
 	cmd.Env = append(os.Environ(),
 		"TF_CLI_CONFIG_FILE="+filepath.Join(e.dir, "terraformrc"),
-		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_LOG=",
+		"TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1", "TF_LOG="+os.Getenv("BENCH_TF_LOG"),
 		"FLIPBOOK_API_KEY=demo-key", "FLIPBOOK_API_SECRET=demo-secret",
 		"FLIPBOOK_BASE_URL="+e.baseURL,
 		"FLIPBOOK_UPLOAD_URL="+strings.Replace(e.baseURL, "/api/v1/", "/upload/v1/", 1),
@@ -749,7 +754,22 @@ func mixed(h *harness) (string, error) {
 // service accepted, both clients' (slidingBound, 3 s generation): how well
 // the key's capacity was used, including after the other client left.
 func sharedKey(h *harness) (string, error) {
-	const n, otherCalls = 75, 45
+	return shareKeyWith(h, 45)
+}
+
+// sharedKeySustained: the same apply, but the other client joins 20 s in,
+// once the provider has the key's count, and calls once a second, at a
+// random moment of each, for as long as the apply runs: the share of the
+// key this provider leaves it.
+func sharedKeySustained(h *harness) (string, error) {
+	return shareKeyWith(h, 0)
+}
+
+// shareKeyWith runs the shared-key apply; the other client makes
+// otherCalls calls, one a second from the start (0: from 20 s in until the
+// apply ends, each at a random moment of its second).
+func shareKeyWith(h *harness, otherCalls int) (string, error) {
+	const n = 75
 	svc := service{perSecond: 5, perMinute: 60, generation: 3 * time.Second}
 	e, err := h.start(svc)
 	if err != nil {
@@ -759,21 +779,46 @@ func sharedKey(h *harness) (string, error) {
 	if err := e.write("", catalogs(n)); err != nil {
 		return "", err
 	}
-	accepted := make(chan int, 1)
+	done := make(chan struct{})
+	type tally struct{ ok, tried int }
+	result := make(chan tally, 1)
 	go func() {
-		ok := 0
+		var t tally
+		if otherCalls == 0 {
+			select {
+			case <-done:
+				result <- t
+				return
+			case <-time.After(20 * time.Second):
+			}
+		}
 		tick := time.NewTicker(time.Second)
 		defer tick.Stop()
-		for range otherCalls {
-			if e.otherCall() {
-				ok++
+		for otherCalls == 0 || t.tried < otherCalls {
+			if otherCalls == 0 {
+				select {
+				case <-done:
+					result <- t
+					return
+				case <-time.After(time.Duration(rand.Int64N(int64(time.Second)))): //nolint:gosec // G404: when another client calls; it protects nothing
+				}
 			}
-			<-tick.C
+			t.tried++
+			if e.otherCall() {
+				t.ok++
+			}
+			select {
+			case <-done:
+				result <- t
+				return
+			case <-tick.C:
+			}
 		}
-		accepted <- ok
+		result <- t
 	}()
 	wall, err := e.apply()
-	other := <-accepted
+	close(done)
+	other := <-result
 	if err != nil {
 		return "", err
 	}
@@ -783,8 +828,9 @@ func sharedKey(h *harness) (string, error) {
 	}
 	served := total - throttled
 	bound := slidingBound(served, svc.perSecond, svc.perMinute, svc.generation)
-	return fmt.Sprintf("wall/bound %.2f (%.1fs / %.1fs for %d accepted calls)  other client accepted %d of %d  provider throttled %d  [goal <= 1.25]",
-		wall.Seconds()/bound.Seconds(), wall.Seconds(), bound.Seconds(), served, other, otherCalls, throttled-(otherCalls-other)), nil
+	return fmt.Sprintf("wall/bound %.2f (%.1fs / %.1fs for %d accepted calls)  other client accepted %d of %d (%.0f%%)  provider throttled %d  [goal <= 1.25]",
+		wall.Seconds()/bound.Seconds(), wall.Seconds(), bound.Seconds(), served, other.ok, other.tried,
+		100*float64(other.ok)/float64(max(other.tried, 1)), throttled-(other.tried-other.ok)), nil
 }
 
 // otherCall is one call of another client on the bench's key; it says
