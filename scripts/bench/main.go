@@ -20,7 +20,9 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/http/httputil"
 	"net/url"
 	"os"
 	"os/exec"
@@ -757,10 +759,11 @@ func sharedKey(h *harness) (string, error) {
 	return shareKeyWith(h, 45)
 }
 
-// sharedKeySustained: the same apply, but the other client joins 20 s in,
-// once the provider has the key's count, and calls once a second, at a
-// random moment of each, for as long as the apply runs: the share of the
-// key this provider leaves it.
+// sharedKeySustained: the same apply, but over a network (round trips of
+// 20 to 60 ms, as to a real service, where loopback's are a millisecond),
+// and the other client joins 20 s in, once the provider has the key's
+// count, and calls once a second, at a random moment of each, for as long
+// as the apply runs: the share of the key this provider leaves it.
 func sharedKeySustained(h *harness) (string, error) {
 	return shareKeyWith(h, 0)
 }
@@ -776,6 +779,13 @@ func shareKeyWith(h *harness, otherCalls int) (string, error) {
 		return "", err
 	}
 	defer e.stop()
+	if otherCalls == 0 {
+		stop, err := e.behindNetwork(20*time.Millisecond, 60*time.Millisecond)
+		if err != nil {
+			return "", err
+		}
+		defer stop()
+	}
 	if err := e.write("", catalogs(n)); err != nil {
 		return "", err
 	}
@@ -831,6 +841,34 @@ func shareKeyWith(h *harness, otherCalls int) (string, error) {
 	return fmt.Sprintf("wall/bound %.2f (%.1fs / %.1fs for %d accepted calls)  other client accepted %d of %d (%.0f%%)  provider throttled %d  [goal <= 1.25]",
 		wall.Seconds()/bound.Seconds(), wall.Seconds(), bound.Seconds(), served, other.ok, other.tried,
 		100*float64(other.ok)/float64(max(other.tried, 1)), throttled-(other.tried-other.ok)), nil
+}
+
+// behindNetwork puts a proxy in front of the emulator that holds each
+// request and each answer for half a round trip drawn between minRTT and
+// maxRTT, as a network would; from then on terraform and the other client
+// reach the emulator through it.
+func (e *env) behindNetwork(minRTT, maxRTT time.Duration) (stop func(), err error) {
+	target, err := url.Parse(e.baseURL)
+	if err != nil {
+		return nil, err
+	}
+	half := func() time.Duration { return (minRTT + rand.N(maxRTT-minRTT+1)) / 2 } //nolint:gosec // G404: a simulated network; it protects nothing
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	proxy.ModifyResponse = func(*http.Response) error {
+		time.Sleep(half())
+		return nil
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(half())
+		proxy.ServeHTTP(w, r)
+	})}
+	go func() { _ = srv.Serve(ln) }()
+	e.baseURL = strings.Replace(e.baseURL, target.Host, ln.Addr().String(), 1)
+	return func() { _ = srv.Close() }, nil
 }
 
 // otherCall is one call of another client on the bench's key; it says
