@@ -858,7 +858,7 @@ func (e *env) behindNetwork(minRTT, maxRTT time.Duration) (stop func(), err erro
 		time.Sleep(half())
 		return nil
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
