@@ -127,6 +127,14 @@ func (c *Client) GetPermissions(ctx context.Context, collectionHash string) ([]P
 
 // SetPermissions replaces the access list and returns what was saved.
 func (c *Client) SetPermissions(ctx context.Context, collectionHash string, perms []Permission) ([]Permission, error) {
+	return c.SetPermissionsAfter(ctx, collectionHash, perms, nil)
+}
+
+// SetPermissionsAfter is SetPermissions for a caller that has just read
+// the saved list afresh (WithFreshRead): before is that list, which a
+// notifying call needs to tell a lost answer from a call that landed, so
+// it is not read a second time. A nil before is read here.
+func (c *Client) SetPermissionsAfter(ctx context.Context, collectionHash string, perms, before []Permission) ([]Permission, error) {
 	if collectionHash == "" {
 		return nil, errMissing(ActionSetPermissions, "collectionHash")
 	}
@@ -146,7 +154,9 @@ func (c *Client) SetPermissions(ctx context.Context, collectionHash string, perm
 	// The list before the call, so that a lost answer can be told from a
 	// call that landed: a failed read leaves it unknown (nil). It is read
 	// afresh: a reused answer could miss a change made meanwhile outside.
-	before, _ := c.GetPermissions(WithFreshRead(ctx), collectionHash)
+	if before == nil {
+		before, _ = c.GetPermissions(WithFreshRead(ctx), collectionHash)
+	}
 	var readBack []Permission // set (never nil) when reading back showed the call had landed
 	if err := c.confirmed(ctx, req, &out, c.confirmPermissions(collectionHash, perms, before, &readBack)); err != nil {
 		return nil, err

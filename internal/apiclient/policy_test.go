@@ -484,3 +484,32 @@ func TestPermissionKey(t *testing.T) {
 		t.Error("lists are compared as sets")
 	}
 }
+
+// A caller that has just read the list afresh gives it as the list before:
+// a notifying call then reads only to learn whether a lost call landed, and
+// still does not send it again.
+func TestSetPermissionsAfterUsesTheListGiven(t *testing.T) {
+	want := []Permission{{Type: PermissionTeammate, Email: "ana@example.com", NotifyViaEmail: true}}
+
+	f := permissionsAPI(t, 0, false)
+	c, _ := newTestClient(t, f, nil)
+	if _, err := c.SetPermissionsAfter(t.Context(), "c-1", want, []Permission{}); err != nil {
+		t.Fatal(err)
+	}
+	if sets, reads := len(actionsSent(f, ActionSetPermissions)), len(actionsSent(f, ActionGetPermissions)); sets != 1 || reads != 0 {
+		t.Errorf("%d sets and %d reads, want one set and no read (the list before was given)", sets, reads)
+	}
+
+	f = permissionsAPI(t, 1, false) // the answer is lost
+	c, _ = newTestClient(t, f, nil)
+	got, err := c.SetPermissionsAfter(t.Context(), "c-1", want, []Permission{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sets, reads := len(actionsSent(f, ActionSetPermissions)), len(actionsSent(f, ActionGetPermissions)); sets != 1 || reads != 1 {
+		t.Errorf("%d sets and %d reads, want one set and one read back", sets, reads)
+	}
+	if !reflect.DeepEqual(got, []Permission{{Type: PermissionTeammate, Email: "ANA@example.com"}}) {
+		t.Errorf("result %+v, want the list read back", got)
+	}
+}

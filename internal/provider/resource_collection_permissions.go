@@ -344,8 +344,11 @@ func (r *collectionPermissionsResource) converge(ctx context.Context, m *collect
 	hash := m.CollectionHash.ValueString()
 	var current []apiclient.Permission
 	if readFirst {
+		// Afresh: the list sent is worked out from it, and a notifying call
+		// takes it as the list before (SetPermissionsAfter), so it must be
+		// no older than this call.
 		var err error
-		if current, err = r.getPermissions(ctx, hash); err != nil {
+		if current, err = r.getPermissions(apiclient.WithFreshRead(ctx), hash); err != nil {
 			addPermissionsAPIError(diags, summary, "reading the access list of collection "+hash+" before changing it", err)
 			return notSaved
 		}
@@ -356,7 +359,7 @@ func (r *collectionPermissionsResource) converge(ctx context.Context, m *collect
 			return converged
 		}
 	}
-	saved, err := r.setPermissions(ctx, hash, permissionsToSend(entries, m.NotifyViaEmail.ValueBool(), current))
+	saved, err := r.setPermissions(ctx, hash, permissionsToSend(entries, m.NotifyViaEmail.ValueBool(), current), current)
 	if err != nil {
 		addPermissionEntryErrors(diags, summary, err, elems)
 		addPermissionsAPIError(diags, summary, "replacing the access list of collection "+hash, err)
@@ -445,11 +448,11 @@ func addPermissionEntryErrors(diags *diag.Diagnostics, summary string, err error
 
 // setPermissions calls collection.setPermissions, waiting out code 38 (the
 // collection is still being published) until ctx ends.
-func (r *collectionPermissionsResource) setPermissions(ctx context.Context, hash string, perms []apiclient.Permission) ([]apiclient.Permission, error) {
+func (r *collectionPermissionsResource) setPermissions(ctx context.Context, hash string, perms, before []apiclient.Permission) ([]apiclient.Permission, error) {
 	var saved []apiclient.Permission
 	err := retryWhileInProgress(ctx, "setting permissions", hash, func() error {
 		var err error
-		saved, err = r.client.SetPermissions(ctx, hash, perms)
+		saved, err = r.client.SetPermissionsAfter(ctx, hash, perms, before)
 		return err
 	})
 	return saved, err
@@ -533,7 +536,7 @@ func (r *collectionPermissionsResource) Delete(ctx context.Context, req resource
 		tflog.Info(ctx, "this run already set the collection's list for another object: not emptied", map[string]any{"collection_hash": hash})
 		return
 	}
-	_, err := r.setPermissions(ctx, hash, []apiclient.Permission{})
+	_, err := r.setPermissions(ctx, hash, []apiclient.Permission{}, nil) // notifies no one: nothing read before
 	switch {
 	case err == nil, apiclient.IsCollectionNotFound(err):
 		// Gone (46): no access list is left to remove.

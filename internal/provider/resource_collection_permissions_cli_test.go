@@ -134,6 +134,16 @@ resource "flipbook_collection_permissions" "handbook" {
 	}
 	eve := emulator.PermissionView{Type: "teammate", Email: "eve@example.com"}
 	expect("apply -replace after eve accepted", 1, []string{"eve@example.com"}, sales, eve)
+	// The plan's refresh reads the list once, and the create once before
+	// sending it; the notifying send takes that read as the list before
+	// instead of reading it again.
+	reads := 0
+	for _, n := range w.srv.Emulator.Requests()[apiclient.ActionGetPermissions] {
+		reads += n
+	}
+	if reads != 2 {
+		t.Errorf("apply -replace: %d getPermissions calls, want 2 (the refresh, and the read before the send)", reads)
+	}
 	w.emptyPlan()
 
 	// Destroying still empties the list.
