@@ -110,8 +110,8 @@ func refusedRead(ctx context.Context, resp *resource.ReadResponse, hash, what st
 	}
 	if !noPrivate(resp.Private) {
 		if b, _ := resp.Private.GetKey(ctx, privateImporting); len(b) > 0 {
-			addAPIError(&resp.Diagnostics, "Cannot Import: Collection Not Found",
-				fmt.Sprintf("importing %s of collection %s", what, hash), err)
+			resp.Diagnostics.AddError("Cannot Import: Collection Not Found",
+				apiErrorDetailOn46(fmt.Sprintf("importing %s of collection %s", what, hash), err, importOn46))
 			return true
 		}
 	}

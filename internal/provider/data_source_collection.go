@@ -76,8 +76,8 @@ func (d *collectionDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	hash := m.CollectionHash.ValueString()
 	col, err := d.client.GetCollection(apiclient.WithFreshRead(ctx), hash)
 	if err != nil {
-		addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Reading Flipbook Collection",
-			fmt.Sprintf("reading collection %s", hash), err)
+		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Error Reading Flipbook Collection",
+			apiErrorDetailOn46(fmt.Sprintf("reading collection %s", hash), err, dataSourceOn46))
 		return
 	}
 	m.Title = optionalString(col.CollectionTitle)

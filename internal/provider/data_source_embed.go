@@ -110,8 +110,8 @@ func (d *embedDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		return
 	}
 	if err != nil {
-		addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Reading Embed Code",
-			"reading the embed code of collection "+in.CollectionHash, err)
+		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Error Reading Embed Code",
+			apiErrorDetailOn46("reading the embed code of collection "+in.CollectionHash, err, dataSourceOn46))
 		return
 	}
 	m.EmbedCode = types.StringValue(code)

@@ -64,8 +64,8 @@ func (d *permissionsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	hash := m.CollectionHash.ValueString()
 	saved, err := d.client.GetPermissions(apiclient.WithFreshRead(ctx), hash)
 	if err != nil {
-		addAPIAttributeError(&resp.Diagnostics, path.Root("collection_hash"), "Error Reading Collection Permissions",
-			"reading the access list of collection "+hash, err)
+		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Error Reading Collection Permissions",
+			apiErrorDetailOn46("reading the access list of collection "+hash, err, dataSourceOn46))
 		return
 	}
 	objs := permissionObjects(permissionsFromAPI(saved, nil), &resp.Diagnostics)

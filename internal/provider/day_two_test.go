@@ -531,8 +531,9 @@ resource "flipbook_catalog" "shoes" {
 	}
 	w.config(block(""))
 	// An import of a hash that answers nothing fails rather than adopting it.
-	if out := w.fails("import", "-input=false", "flipbook_catalog.shoes", "0000000000000000"); !says(out, "Cannot Import: Collection Not Found") {
-		t.Errorf("importing an unknown hash does not say so:\n%s", out)
+	if out := w.fails("import", "-input=false", "flipbook_catalog.shoes", "0000000000000000"); !says(out, "Cannot Import: Collection Not Found") ||
+		!says(out, "import the new hash instead") || says(out, "run terraform plan") {
+		t.Errorf("importing an unknown hash does not say so, or what to do:\n%s", out)
 	}
 	w.must("import", "-input=false", "flipbook_catalog.shoes", hash)
 	if got := w.stateString("flipbook_catalog.shoes", "title"); got != "Shoes 2026" {
@@ -809,4 +810,73 @@ func TestAccDayTwo_publishedBetweenPlanAndApply(t *testing.T) {
 	w.apply()
 	before[apiclient.ActionSetLogo]++ // the new logo the plan was made for, set once at the new hash
 	movedInPlace(t, e, w, published, before, mails)
+}
+
+// A published_hash that the service does not know, or that names a
+// collection with another title, stops the plan that would move to it: the
+// apply never starts, nothing is written, and the right hash then moves
+// everything in place.
+func TestAccDayTwo_publishedHashCheckedAtPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	old, before := appliedDayTwo(t, e, w)
+	mails := len(e.Emulator.Notifications())
+	published := publish(t, e, old)
+
+	w.config(dayTwoCatalog(`published_hash = "deadbeefdeadbeef"`))
+	out := w.fails("plan", "-input=false")
+	if !says(out, "Check published_hash against the hash the web editor and the collection's link now show") ||
+		says(out, "run terraform plan") {
+		t.Errorf("a published_hash the service does not know does not stop the plan with its own advice:\n%s", out)
+	}
+	w.config(dayTwoCatalog(`published_hash = "col-private"`)) // another collection, with another title
+	if out = w.fails("plan", "-input=false"); !says(out, "Published Hash Names Another Title") {
+		t.Errorf("a published_hash naming another title does not stop the plan:\n%s", out)
+	}
+	sameWrites(t, e, before, "after the refused plans")
+
+	w.config(dayTwoCatalog(fmt.Sprintf("published_hash = %q", published)))
+	w.apply()
+	movedInPlace(t, e, w, published, before, mails)
+}
+
+// A data source on a collection published in the web editor says to point
+// it at the new hash, not to run terraform plan (which is what failed);
+// doing that word for word works.
+func TestAccDayTwo_dataSourceOnPublishedHash(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	old, _ := appliedDayTwo(t, e, w)
+	published := publish(t, e, old)
+	w.must("state", "rm", "flipbook_catalog.shoes", "flipbook_collection_logo.brand", "flipbook_collection_background.none",
+		"flipbook_document.manual", "flipbook_collection_permissions.sales")
+	source := func(hash string) string {
+		return fmt.Sprintf(`
+data "flipbook_collection" "shoes" {
+  collection_hash = %q
+}
+
+data "flipbook_embed" "shoes" {
+  collection_hash = %q
+}
+
+data "flipbook_permissions" "shoes" {
+  collection_hash = %q
+}
+`, hash, hash, hash)
+	}
+	w.config(source(old))
+	out := w.fails("plan", "-input=false")
+	for _, ds := range []string{"Error Reading Flipbook Collection", "Error Reading Embed Code", "Error Reading Collection Permissions"} {
+		if !says(out, ds) {
+			t.Errorf("the plan does not report %q:\n%s", ds, out)
+		}
+	}
+	if !says(out, "set this data source's collection_hash to the new hash") || says(out, "run terraform plan") {
+		t.Fatalf("the data sources do not say to point them at the new hash:\n%s", out)
+	}
+	w.config(source(published))
+	w.must("plan", "-input=false")
 }

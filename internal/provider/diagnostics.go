@@ -53,6 +53,27 @@ func apiErrorDetail(doing string, err error) string {
 	return fmt.Sprintf("The provider failed while %s: %s.\n\n%s", doing, strings.TrimSuffix(err.Error(), "."), apiErrorAdvice(err))
 }
 
+// Advice on code 46 where the plan's published_hash route does not apply.
+const (
+	importOn46 = "The collection hash does not exist, so nothing was imported. Publishing a collection in the web " +
+		"editor replaces its temporary hash with a final one: if that happened, import the new hash instead (the one " +
+		"the web editor and the collection's link now show)."
+	dataSourceOn46 = "The collection hash does not exist. Publishing a collection in the web editor replaces its " +
+		"temporary hash with a final one: if that happened, set this data source's collection_hash to the new hash " +
+		"(the one the web editor and the collection's link now show)."
+	publishedHashOn46 = "The service does not know this hash, so it is not the collection's new one. Check " +
+		"published_hash against the hash the web editor and the collection's link now show. Nothing was changed."
+)
+
+// apiErrorDetailOn46 is apiErrorDetail with on46 as the advice when err is
+// code 46.
+func apiErrorDetailOn46(doing string, err error, on46 string) string {
+	if !apiclient.IsCollectionNotFound(err) {
+		return apiErrorDetail(doing, err)
+	}
+	return fmt.Sprintf("The provider failed while %s: %s.\n\n%s", doing, strings.TrimSuffix(err.Error(), "."), on46)
+}
+
 // destroyKeepsDetail explains a destroy the API cannot carry out: cannot is
 // the operation the API lacks ("delete a document"), kept says what stays in
 // the service and what the user can do about it.

@@ -331,7 +331,8 @@ func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequ
 			rd := r.read(hash)
 			col, err := r.client.GetCollection(ctx, hash)
 			if err != nil {
-				addAPIAttributeError(&resp.Diagnostics, path.Root("published_hash"), rd.summary, rd.doing+", which published_hash names", err)
+				resp.Diagnostics.AddAttributeError(path.Root("published_hash"), rd.summary,
+					apiErrorDetailOn46(rd.doing+", which published_hash names", err, publishedHashOn46))
 				return
 			}
 			if titleDiffers(&resp.Diagnostics, plan.Title, col, hash) {
@@ -432,6 +433,21 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 		plan.unknown()
 		var configTitle types.String
 		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("title"), &configTitle)...)
+		// The collection moved to is read now, so that a hash the service
+		// does not know or a collection with another title stops the plan
+		// instead of the apply.
+		if r.client != nil {
+			rd := r.read(target.ValueString())
+			col, err := r.client.GetCollection(ctx, target.ValueString())
+			if err != nil {
+				resp.Diagnostics.AddAttributeError(path.Root("published_hash"), rd.summary,
+					apiErrorDetailOn46(rd.doing+", which published_hash names", err, publishedHashOn46))
+				return
+			}
+			if titleDiffers(&resp.Diagnostics, configTitle, col, target.ValueString()) {
+				return
+			}
+		}
 		if configTitle.IsNull() {
 			plan.Title = types.StringUnknown()
 		}
@@ -504,8 +520,8 @@ func (r *collectionResource) planAdoption(ctx context.Context, req resource.Modi
 func (r *collectionResource) readAdopted(ctx context.Context, hash string, title types.String, diags *diag.Diagnostics) *apiclient.Collection {
 	col, err := r.client.GetCollection(ctx, hash)
 	if err != nil {
-		addAPIAttributeError(diags, path.Root("published_hash"), "Error Adopting "+r.kind.title,
-			fmt.Sprintf("reading collection %s, which published_hash names", hash), err)
+		diags.AddAttributeError(path.Root("published_hash"), "Error Adopting "+r.kind.title,
+			apiErrorDetailOn46(fmt.Sprintf("reading collection %s, which published_hash names", hash), err, publishedHashOn46))
 		return nil
 	}
 	if titleDiffers(diags, title, col, hash) {
