@@ -261,6 +261,10 @@ data "flipbook_embed" "shoes" {
 	if _, tainted := w.resource("flipbook_catalog.shoes"); tainted {
 		t.Fatal("a generation past the deadline must not taint the catalog")
 	}
+	// The apply that waits again, past the same deadline: a warning too.
+	if out = w.apply(); !says(out, "Catalog Still Generating") || !says(out, "The create deadline (timeouts.create) passed") {
+		t.Errorf("the second apply at the deadline does not warn as the first did:\n%s", out)
+	}
 	w.config(fmt.Sprintf(cfg, "30s"))
 	plan := w.must("plan", "-input=false")
 	if !says(plan, "update in-place") || strings.Contains(plan, "must be replaced") {
@@ -879,4 +883,47 @@ data "flipbook_permissions" "shoes" {
 	}
 	w.config(source(published))
 	w.must("plan", "-input=false")
+}
+
+// A data source cannot keep what it read: on a collection deleted in the
+// web application it fails the plan and the destroy. The README's advice,
+// word for word: remove the resource blocks and the data sources that read
+// the collection, and apply; nothing is written.
+func TestAccDayTwo_deletedWithDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	w.config(`
+resource "flipbook_catalog" "shoes" {
+  title    = "Shoes"
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+
+data "flipbook_embed" "shoes" {
+  collection_hash = flipbook_catalog.shoes.id
+}
+`)
+	w.apply()
+	if err := e.Emulator.Delete(w.stateString("flipbook_catalog.shoes", "id")); err != nil {
+		t.Fatal(err)
+	}
+	before := e.writes()
+	if out := w.fails("destroy", "-input=false", "-auto-approve"); !says(out, "Error Reading Embed Code") {
+		t.Errorf("the destroy does not fail on the data source:\n%s", out)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const advice = "Remove the resource blocks (or the `for_each` key), and the data sources that read that collection, and apply"
+	if !strings.Contains(string(readme), advice) {
+		t.Fatalf("the README no longer gives the advice %q", advice)
+	}
+	w.config("")
+	w.apply()
+	if v, _ := w.resource("flipbook_catalog.shoes"); v != nil {
+		t.Error("the catalog is still in the state")
+	}
+	sameWrites(t, e, before, "after the advice")
+	w.emptyPlan()
 }

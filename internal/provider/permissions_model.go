@@ -301,7 +301,8 @@ func describeSkipped(hash string, skipped []skippedPermission, sent int) string 
 func describeStillSkipped(hash string, skipped []permissionEntry) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "At its last change the service skipped %d entries of the access list of collection %s; they are "+
-		"not on the saved list, and this plan does not send them again:\n", len(skipped), hash)
+		"not on the saved list, and a plan that keeps this access list does not send them again (a run with "+
+		"-replace of this resource does, once):\n", len(skipped), hash)
 	writeSkipped(&b, skipped)
 	b.WriteString("\n" + adviceSkipped)
 	return b.String()

@@ -265,16 +265,7 @@ func (r *documentResource) Create(ctx context.Context, req resource.CreateReques
 		if waitCutShort(ctx, err) {
 			// A warning, not an error: Terraform taints a resource whose create
 			// fails, and the next apply would upload the document a second time.
-			why := "Terraform was interrupted (Ctrl-C)"
-			if errors.Is(err, context.DeadlineExceeded) {
-				why = "the create deadline (timeouts.create) passed"
-			}
-			resp.Diagnostics.AddWarning("Document Still Converting", fmt.Sprintf(
-				"%s while flipbook %s in collection %s was still converting; the conversion goes on in the service. The "+
-					"document is kept in the Terraform state with convert_status %q, not tainted. The next apply does not upload it "+
-					"again: it reads it, and if it is still converting it waits for it (an in-place update, within timeouts.create); "+
-					"if it finished, nothing changes; if the conversion failed, the plan says so and uploads it again (the failed "+
-					"flipbook stays in the collection).", why, fb.FlipbookHash, hash, plan.ConvertStatus.ValueString()))
+			resp.Diagnostics.AddWarning("Document Still Converting", conversionCutShortDetail(err, fb.FlipbookHash, hash, plan.ConvertStatus.ValueString()))
 			err = nil
 		}
 		if err != nil {
@@ -406,6 +397,11 @@ func (r *documentResource) Update(ctx context.Context, req resource.UpdateReques
 				applyItem(state, item)
 			}
 			resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
+			if waitCutShort(ctx, err) {
+				// As for a create: the conversion goes on, the next apply waits again.
+				resp.Diagnostics.AddWarning("Document Still Converting", conversionCutShortDetail(err, id, hash, state.ConvertStatus.ValueString()))
+				return
+			}
 			if err != nil {
 				// An update's error never taints: the document stays as it is.
 				addAPIError(&resp.Diagnostics, "Document Conversion Did Not Complete", fmt.Sprintf(
@@ -416,6 +412,20 @@ func (r *documentResource) Update(ctx context.Context, req resource.UpdateReques
 		}
 		resp.Diagnostics.Append(resp.State.Set(ctx, state)...)
 	})
+}
+
+// conversionCutShortDetail is the warning of a wait for a conversion that
+// Terraform cut short (Ctrl-C, or timeouts.create).
+func conversionCutShortDetail(err error, flipbookHash, hash, status string) string {
+	why := "Terraform was interrupted (Ctrl-C)"
+	if errors.Is(err, context.DeadlineExceeded) {
+		why = "The create deadline (timeouts.create) passed"
+	}
+	return fmt.Sprintf("%s while flipbook %s in collection %s was still converting; the conversion goes on in the service. The "+
+		"document is kept in the Terraform state with convert_status %q, not tainted. The next apply does not upload it "+
+		"again: it reads it, and if it is still converting it waits for it (an in-place update, within timeouts.create); "+
+		"if it finished, nothing changes; if the conversion failed, the plan says so and uploads it again (the failed "+
+		"flipbook stays in the collection).", why, flipbookHash, hash, status)
 }
 
 func (r *documentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

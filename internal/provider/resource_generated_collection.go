@@ -242,7 +242,7 @@ func waitCutShort(ctx context.Context, err error) bool {
 func (r *collectionResource) cutShortDetail(hash string, err error) string {
 	why := "Terraform was interrupted (Ctrl-C)"
 	if errors.Is(err, context.DeadlineExceeded) {
-		why = "the create deadline (timeouts.create) passed"
+		why = "The create deadline (timeouts.create) passed"
 	}
 	return fmt.Sprintf("%s while %s %s was still generating; the generation goes on in the service. The %s is kept "+
 		"in the Terraform state with status \"processing\", not tainted. The next apply does not generate it again: it "+
@@ -355,6 +355,11 @@ func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequ
 				plan.Title = state.Title
 			}
 			resp.Diagnostics.Append(resp.State.Set(ctx, plan)...)
+			if waitCutShort(ctx, err) {
+				// As for a create: the job goes on, the next apply waits again.
+				resp.Diagnostics.AddWarning(r.kind.title+" Still Generating", r.cutShortDetail(hash, err))
+				return
+			}
 			if err != nil {
 				// An update's error never taints: the collection stays as it is.
 				addAPIError(&resp.Diagnostics, r.kind.title+" Generation Did Not Complete", fmt.Sprintf(
