@@ -328,14 +328,8 @@ func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequ
 		hash := plan.ID.ValueString()
 		switch {
 		case hash != state.ID.ValueString():
-			rd := r.read(hash)
-			col, err := r.client.GetCollection(ctx, hash)
-			if err != nil {
-				resp.Diagnostics.AddAttributeError(path.Root("published_hash"), rd.summary,
-					apiErrorDetailOn46(rd.doing+", which published_hash names", err, publishedHashOn46))
-				return
-			}
-			if titleDiffers(&resp.Diagnostics, plan.Title, col, hash) {
+			col := r.readMoveTarget(ctx, hash, plan.Title, &resp.Diagnostics)
+			if col == nil {
 				return
 			}
 			resp.Diagnostics.Append(plan.fillFrom(col)...)
@@ -441,17 +435,8 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 		// The collection moved to is read now, so that a hash the service
 		// does not know or a collection with another title stops the plan
 		// instead of the apply.
-		if r.client != nil {
-			rd := r.read(target.ValueString())
-			col, err := r.client.GetCollection(ctx, target.ValueString())
-			if err != nil {
-				resp.Diagnostics.AddAttributeError(path.Root("published_hash"), rd.summary,
-					apiErrorDetailOn46(rd.doing+", which published_hash names", err, publishedHashOn46))
-				return
-			}
-			if titleDiffers(&resp.Diagnostics, configTitle, col, target.ValueString()) {
-				return
-			}
+		if r.client != nil && r.readMoveTarget(ctx, target.ValueString(), configTitle, &resp.Diagnostics) == nil {
+			return
 		}
 		if configTitle.IsNull() {
 			plan.Title = types.StringUnknown()
@@ -520,13 +505,25 @@ func (r *collectionResource) planAdoption(ctx context.Context, req resource.Modi
 }
 
 // readAdopted reads the collection published_hash names for a resource that
-// adopts it; nil, with diagnostics, when it cannot be read or has another
-// title than the configuration's (titleDiffers).
+// adopts it (see readNamed).
 func (r *collectionResource) readAdopted(ctx context.Context, hash string, title types.String, diags *diag.Diagnostics) *apiclient.Collection {
+	return r.readNamed(ctx, hash, title, "Error Adopting "+r.kind.title, diags)
+}
+
+// readMoveTarget reads the collection published_hash moves the resource to
+// (see readNamed).
+func (r *collectionResource) readMoveTarget(ctx context.Context, hash string, title types.String, diags *diag.Diagnostics) *apiclient.Collection {
+	return r.readNamed(ctx, hash, title, r.read(hash).summary, diags)
+}
+
+// readNamed reads the collection published_hash names; nil, with
+// diagnostics under summary, when it cannot be read or has another title
+// than the configuration's (titleDiffers).
+func (r *collectionResource) readNamed(ctx context.Context, hash string, title types.String, summary string, diags *diag.Diagnostics) *apiclient.Collection {
 	col, err := r.client.GetCollection(ctx, hash)
 	if err != nil {
-		diags.AddAttributeError(path.Root("published_hash"), "Error Adopting "+r.kind.title,
-			apiErrorDetailOn46(fmt.Sprintf("reading collection %s, which published_hash names", hash), err, publishedHashOn46))
+		diags.AddAttributeError(path.Root("published_hash"), summary,
+			apiErrorDetailOn46(r.read(hash).doing+", which published_hash names", err, publishedHashOn46))
 		return nil
 	}
 	if titleDiffers(diags, title, col, hash) {
