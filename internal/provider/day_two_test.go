@@ -927,3 +927,57 @@ data "flipbook_embed" "shoes" {
 	sameWrites(t, e, before, "after the advice")
 	w.emptyPlan()
 }
+
+// published_hash naming another live collection with the same title while
+// the old hash still answers: the plan warns that the old one stays, no
+// longer managed here, and the resources on it are replaced on the new one
+// with their own warnings; the old collection keeps everything it had.
+func TestAccDayTwo_publishedHashWhileOldStillAnswers(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	old, _ := appliedDayTwo(t, e, w)
+	other := newCLIWorkspace(t, e)
+	other.config(`
+resource "flipbook_catalog" "spare" {
+  title    = "Shoes"
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+`)
+	other.apply()
+	spare := other.stateString("flipbook_catalog.spare", "id")
+	oldItems := len(e.collection(t, old).Items)
+
+	w.config(dayTwoCatalog(fmt.Sprintf("published_hash = %q", spare)))
+	plan := w.must("plan", "-input=false")
+	for _, want := range []string{"Collection Hash Still Answers", fmt.Sprintf("%s stays in the account, no longer managed here", old),
+		"Replacement Keeps The Old Document", "Replacement Keeps The Old Logo"} {
+		if !says(plan, want) {
+			t.Errorf("the plan does not say %q:\n%s", want, plan)
+		}
+	}
+	uploads := calls(e, apiclient.ActionAddFlipbook)
+	w.apply()
+	if n := calls(e, apiclient.ActionAddFlipbook); n != uploads+1 {
+		t.Errorf("flipbook.add called %d times, %d before: want the document uploaded once to %s", n, uploads, spare)
+	}
+	if n := e.generatedCollections(); n != 2 {
+		t.Errorf("%d generated collections, want 2 (nothing generated again)", n)
+	}
+	if n := calls(e, apiclient.ActionCreateCatalog); n != 2 {
+		t.Errorf("createCatalog called %d times, want 2", n)
+	}
+	if n := len(e.collection(t, old).Items); n != oldItems {
+		t.Errorf("the old collection has %d items, had %d: it stays as it was", n, oldItems)
+	}
+	for _, addr := range []string{"flipbook_catalog.shoes", "flipbook_document.manual", "flipbook_collection_logo.brand"} {
+		attr := "collection_hash"
+		if addr == "flipbook_catalog.shoes" {
+			attr = "id"
+		}
+		if got := w.stateString(addr, attr); got != spare {
+			t.Errorf("%s is on %q, want %q", addr, got, spare)
+		}
+	}
+	w.emptyPlan()
+}
