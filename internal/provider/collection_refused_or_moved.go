@@ -186,16 +186,27 @@ func goneDetail(hash, what, advice string) string {
 // collection_hash modifier does not replace then) and stops when the
 // configuration still names the gone hash; after a 43 it warns. It reports
 // whether the plan moves the resource to another hash.
-func planAttached(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, what string) (moving bool) {
+func planAttached(ctx context.Context, client *apiclient.Client, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, what string) (moving bool) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return false
+	}
+	var planned, was types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("collection_hash"), &planned)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("collection_hash"), &was)...)
+	if client != nil && !planned.IsUnknown() && !planned.IsNull() && planned.ValueString() != was.ValueString() {
+		// A new collection_hash the service refuses would destroy this
+		// resource on the live collection (an access list is emptied there)
+		// and then fail: stop before anything changes.
+		if _, err := client.GetCollection(ctx, planned.ValueString()); collectionGoneOrNotOurs(err) {
+			resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Collection Hash Not Found", apiErrorDetailOn46(
+				fmt.Sprintf("reading collection %s, which collection_hash names", planned.ValueString()), err, collectionHashOn46))
+			return false
+		}
 	}
 	ref := refusalFrom(ctx, req.Private, &resp.Diagnostics)
 	if ref == nil {
 		return false
 	}
-	var planned types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("collection_hash"), &planned)...)
 	switch {
 	case ref.gone() && (planned.IsUnknown() || planned.ValueString() != ref.Hash):
 		return true

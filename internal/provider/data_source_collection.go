@@ -77,7 +77,7 @@ func (d *collectionDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	col, err := d.client.GetCollection(apiclient.WithFreshRead(ctx), hash)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Error Reading Flipbook Collection",
-			apiErrorDetailOn46(fmt.Sprintf("reading collection %s", hash), err, dataSourceOn46))
+			dataSourceErrorDetail(fmt.Sprintf("reading collection %s", hash), err))
 		return
 	}
 	m.Title = optionalString(col.CollectionTitle)

@@ -111,7 +111,7 @@ func (d *embedDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Error Reading Embed Code",
-			apiErrorDetailOn46("reading the embed code of collection "+in.CollectionHash, err, dataSourceOn46))
+			dataSourceErrorDetail("reading the embed code of collection "+in.CollectionHash, err))
 		return
 	}
 	m.EmbedCode = types.StringValue(code)

@@ -65,7 +65,7 @@ func (d *permissionsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	saved, err := d.client.GetPermissions(apiclient.WithFreshRead(ctx), hash)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("collection_hash"), "Error Reading Collection Permissions",
-			apiErrorDetailOn46("reading the access list of collection "+hash, err, dataSourceOn46))
+			dataSourceErrorDetail("reading the access list of collection "+hash, err))
 		return
 	}
 	objs := permissionObjects(permissionsFromAPI(saved, nil), &resp.Diagnostics)

@@ -76,8 +76,8 @@ func (d *statsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		if apiclient.IsFlipbookNotFound(err) {
 			at = path.Root("flipbook_hash")
 		}
-		addAPIAttributeError(&resp.Diagnostics, at, "Error Reading Flipbook Statistics",
-			fmt.Sprintf("reading the statistics of flipbook %s in collection %s", fb, col), err)
+		resp.Diagnostics.AddAttributeError(at, "Error Reading Flipbook Statistics",
+			dataSourceErrorDetail(fmt.Sprintf("reading the statistics of flipbook %s in collection %s", fb, col), err))
 		return
 	}
 	m.Views, m.TimeSpent, m.Downloads = optionalInt(st.Views), optionalInt(st.TimeSpent), optionalInt(st.Downloads)

@@ -908,8 +908,9 @@ data "flipbook_embed" "shoes" {
 		t.Fatal(err)
 	}
 	before := e.writes()
-	if out := w.fails("destroy", "-input=false", "-auto-approve"); !says(out, "Error Reading Embed Code") {
-		t.Errorf("the destroy does not fail on the data source:\n%s", out)
+	if out := w.fails("destroy", "-input=false", "-auto-approve"); !says(out, "Error Reading Embed Code") ||
+		!says(out, "remove this data source (and the resources on that collection) and apply") {
+		t.Errorf("the destroy does not fail on the data source with its advice:\n%s", out)
 	}
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -978,6 +979,73 @@ resource "flipbook_catalog" "spare" {
 		if got := w.stateString(addr, attr); got != spare {
 			t.Errorf("%s is on %q, want %q", addr, got, spare)
 		}
+	}
+	w.emptyPlan()
+}
+
+// A collection_hash written out as the old, published hash (as an import
+// whose id alone was changed leaves it) stops the plan: a replacement there
+// would first empty the access list of the live collection.
+func TestAccDayTwo_collectionHashOnDeadHashStopsPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	old, _ := appliedDayTwo(t, e, w)
+	published := publish(t, e, old)
+	moved := dayTwoCatalog(fmt.Sprintf("published_hash = %q", published))
+	w.config(moved)
+	w.apply()
+	before := e.writes()
+	onOld := strings.Replace(moved, `resource "flipbook_collection_permissions" "sales" {
+  collection_hash  = flipbook_catalog.shoes.id`, fmt.Sprintf(`resource "flipbook_collection_permissions" "sales" {
+  collection_hash  = %q`, old), 1)
+	if onOld == moved {
+		t.Fatal("the test could not write the old hash")
+	}
+	w.config(onOld)
+	out := w.fails("plan", "-input=false")
+	if !says(out, "Collection Hash Not Found") || !says(out, "write in collection_hash the hash the web editor and the collection's link now show") {
+		t.Errorf("a collection_hash the service does not know does not stop the plan:\n%s", out)
+	}
+	sameWrites(t, e, before, "after the refused plan")
+	if got := e.collection(t, published).Permissions; len(got) != 1 {
+		t.Errorf("the live collection's access list is %+v, want the Sales row", got)
+	}
+	// The advice: write the hash the collection now has.
+	w.config(strings.Replace(onOld, fmt.Sprintf("%q", old), fmt.Sprintf("%q", published), 1))
+	w.emptyPlan()
+}
+
+// published_hash on a catalog with no title configured, naming a collection
+// with another title than the one in the state, stops the plan: publishing
+// keeps a title.
+func TestAccDayTwo_publishedHashWithoutTitle(t *testing.T) {
+	t.Parallel()
+	e := newTestEmulator(t, nil)
+	w := newCLIWorkspace(t, e)
+	block := func(extra string) string {
+		return fmt.Sprintf(`
+resource "flipbook_catalog" "u" {
+  %s
+  sections = [{ sources = ["feed-shoes"], template_hash = "tpl-product" }]
+}
+`, extra)
+	}
+	w.config(block(""))
+	w.apply()
+	old := w.stateString("flipbook_catalog.u", "id")
+	published := publish(t, e, old)
+	before := e.writes()
+	w.config(block(`published_hash = "col-private"`))
+	out := w.fails("plan", "-input=false")
+	if !says(out, "Published Hash Names Another Title") || !says(out, "publishing keeps a title") {
+		t.Errorf("published_hash naming another title does not stop the plan:\n%s", out)
+	}
+	sameWrites(t, e, before, "after the refused plan")
+	w.config(block(fmt.Sprintf("published_hash = %q", published)))
+	w.apply()
+	if got := w.stateString("flipbook_catalog.u", "id"); got != published {
+		t.Errorf("id %q, want %q", got, published)
 	}
 	w.emptyPlan()
 }

@@ -57,13 +57,27 @@ func apiErrorDetail(doing string, err error) string {
 const (
 	importOn46 = "The collection hash does not exist, so nothing was imported. Publishing a collection in the web " +
 		"editor replaces its temporary hash with a final one: if that happened, import the new hash instead (the one " +
-		"the web editor and the collection's link now show)."
+		"the web editor and the collection's link now show), and write the same new hash wherever the configuration " +
+		"names the old one (a collection_hash)."
 	dataSourceOn46 = "The collection hash does not exist. Publishing a collection in the web editor replaces its " +
 		"temporary hash with a final one: if that happened, set this data source's collection_hash to the new hash " +
 		"(the one the web editor and the collection's link now show)."
+	collectionHashOn46 = "The service does not know this hash. Nothing was changed: write in collection_hash the " +
+		"hash the web editor and the collection's link now show (after publishing, the new one)."
 	publishedHashOn46 = "The service does not know this hash, so it is not the collection's new one. Check " +
 		"published_hash against the hash the web editor and the collection's link now show. Nothing was changed."
 )
+
+// dataSourceErrorDetail is apiErrorDetail for a data source that reads a
+// collection: a data source keeps no state to fall back on, so a hash the
+// service no longer knows (46) or refuses (43) says what to change in it.
+func dataSourceErrorDetail(doing string, err error) string {
+	if apiclient.IsForbidden(err) {
+		return apiErrorDetail(doing, err) + " If the collection was deleted in the web application, remove this data " +
+			"source (and the resources on that collection) and apply."
+	}
+	return apiErrorDetailOn46(doing, err, dataSourceOn46)
+}
 
 // apiErrorDetailOn46 is apiErrorDetail with on46 as the advice when err is
 // code 46.

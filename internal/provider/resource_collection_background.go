@@ -109,7 +109,7 @@ func (r *collectionBackgroundResource) Read(ctx context.Context, req resource.Re
 // ModifyPlan lets a collection published under a new hash be followed there
 // in place (collection_refused_or_moved.go).
 func (r *collectionBackgroundResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if !planAttached(ctx, req, resp, "its background setting") {
+	if !planAttached(ctx, r.client, req, resp, "its background setting") {
 		return
 	}
 	var plan collectionBackgroundModel

@@ -114,7 +114,7 @@ func (r *collectionLogoResource) ModifyPlan(ctx context.Context, req resource.Mo
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	moving := planAttached(ctx, req, resp, "its logo")
+	moving := planAttached(ctx, r.client, req, resp, "its logo")
 	if !moving && !plan.CollectionHash.Equal(state.CollectionHash) {
 		resp.Diagnostics.AddAttributeWarning(path.Root("collection_hash"), "Replacement Keeps The Old Logo", fmt.Sprintf(
 			"The API cannot remove a logo, so moving this resource to another collection sets the logo there and leaves "+

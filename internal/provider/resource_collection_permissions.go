@@ -207,7 +207,7 @@ func (r *collectionPermissionsResource) ModifyPlan(ctx context.Context, req reso
 		return
 	}
 	// A 46 stops the plan unless collection_hash names the new hash; a 43 warns.
-	planAttached(ctx, req, resp, "its access list")
+	planAttached(ctx, r.client, req, resp, "its access list")
 	if !hash.Equal(state.CollectionHash) {
 		// The id is the collection hash, so it follows collection_hash: to
 		// the new hash of a published collection (moved in place), or to a

@@ -160,7 +160,7 @@ func (r *documentResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	moving := planAttached(ctx, req, resp, "flipbook "+state.ID.ValueString())
+	moving := planAttached(ctx, r.client, req, resp, "flipbook "+state.ID.ValueString())
 	replacing := sourceReplacePaths(state.File, state.FileURL, state.FileSHA256, plan.File, plan.FileURL, sha)
 	if ref := refusalFrom(ctx, req.Private, &resp.Diagnostics); ref.forbidden() && len(replacing) > 0 && !resp.Diagnostics.HasError() {
 		// A new file on disk is a change the configuration does not show.

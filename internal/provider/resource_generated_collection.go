@@ -284,6 +284,21 @@ func titleDiffers(diags *diag.Diagnostics, configured types.String, col *apiclie
 	return true
 }
 
+// movedTitleDiffers is titleDiffers for a move of a resource whose
+// configuration has no title: publishing keeps a collection's title, so the
+// title in the state must be the collection's at its new hash.
+func movedTitleDiffers(diags *diag.Diagnostics, stateTitle types.String, col *apiclient.Collection, hash string) bool {
+	if stateTitle.IsNull() || stateTitle.IsUnknown() || stateTitle.ValueString() == col.CollectionTitle {
+		return false
+	}
+	diags.AddAttributeError(path.Root("published_hash"), "Published Hash Names Another Title", fmt.Sprintf(
+		"published_hash names collection %s, titled %q, but this resource's collection is titled %q, and publishing "+
+			"keeps a title. Nothing was changed: it is most likely not the collection meant. Check the hash; if it is "+
+			"the right collection (renamed in the web editor), write title = %q in this resource block.",
+		hash, col.CollectionTitle, stateTitle.ValueString(), col.CollectionTitle))
+	return true
+}
+
 func (r *collectionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	readFromCollection(ctx, &r.resourceBase, req, resp, func(m *collectionResourceModel) collectionRead {
 		return r.read(m.ID.ValueString())
@@ -328,7 +343,7 @@ func (r *collectionResource) Update(ctx context.Context, req resource.UpdateRequ
 		hash := plan.ID.ValueString()
 		switch {
 		case hash != state.ID.ValueString():
-			col := r.readMoveTarget(ctx, hash, plan.Title, &resp.Diagnostics)
+			col := r.readMoveTarget(ctx, hash, plan.Title, state.Title, &resp.Diagnostics)
 			if col == nil {
 				return
 			}
@@ -435,7 +450,7 @@ func (r *collectionResource) ModifyPlan(ctx context.Context, req resource.Modify
 		// The collection moved to is read now, so that a hash the service
 		// does not know or a collection with another title stops the plan
 		// instead of the apply.
-		if r.client != nil && r.readMoveTarget(ctx, target.ValueString(), configTitle, &resp.Diagnostics) == nil {
+		if r.client != nil && r.readMoveTarget(ctx, target.ValueString(), configTitle, state.Title, &resp.Diagnostics) == nil {
 			return
 		}
 		if configTitle.IsNull() {
@@ -512,8 +527,12 @@ func (r *collectionResource) readAdopted(ctx context.Context, hash string, title
 
 // readMoveTarget reads the collection published_hash moves the resource to
 // (see readNamed).
-func (r *collectionResource) readMoveTarget(ctx context.Context, hash string, title types.String, diags *diag.Diagnostics) *apiclient.Collection {
-	return r.readNamed(ctx, hash, title, r.read(hash).summary, diags)
+func (r *collectionResource) readMoveTarget(ctx context.Context, hash string, title, stateTitle types.String, diags *diag.Diagnostics) *apiclient.Collection {
+	col := r.readNamed(ctx, hash, title, r.read(hash).summary, diags)
+	if col != nil && (title.IsNull() || title.IsUnknown()) && movedTitleDiffers(diags, stateTitle, col, hash) {
+		return nil
+	}
+	return col
 }
 
 // readNamed reads the collection published_hash names; nil, with
