@@ -134,8 +134,10 @@ resource "flipbook_collection_background" "test" {
 				},
 			},
 			{
+				// A hash the service does not know stops the plan: nothing is
+				// replaced onto it.
 				Config:      backgroundConfig(emu, "no-such-collection", ""),
-				ExpectError: msgRe("Error Removing Background Image", "code 46"),
+				ExpectError: msgRe("Collection Hash Not Found", "code 46", "write in collection_hash the hash"),
 			},
 		},
 	})
