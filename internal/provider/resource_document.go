@@ -417,15 +417,11 @@ func (r *documentResource) Update(ctx context.Context, req resource.UpdateReques
 // conversionCutShortDetail is the warning of a wait for a conversion that
 // Terraform cut short (Ctrl-C, or timeouts.create).
 func conversionCutShortDetail(err error, flipbookHash, hash, status string) string {
-	why := "Terraform was interrupted (Ctrl-C)"
-	if errors.Is(err, context.DeadlineExceeded) {
-		why = "The create deadline (timeouts.create) passed"
-	}
 	return fmt.Sprintf("%s while flipbook %s in collection %s was still converting; the conversion goes on in the service. The "+
 		"document is kept in the Terraform state with convert_status %q, not tainted. The next apply does not upload it "+
 		"again: it reads it, and if it is still converting it waits for it (an in-place update, within timeouts.create); "+
 		"if it finished, nothing changes; if the conversion failed, the plan says so and uploads it again (the failed "+
-		"flipbook stays in the collection).", why, flipbookHash, hash, status)
+		"flipbook stays in the collection).", whyCutShort(err), flipbookHash, hash, status)
 }
 
 func (r *documentResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

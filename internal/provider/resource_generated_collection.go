@@ -240,15 +240,19 @@ func waitCutShort(ctx context.Context, err error) bool {
 // fails, and the next apply would then generate a second collection while
 // the first one finishes.
 func (r *collectionResource) cutShortDetail(hash string, err error) string {
-	why := "Terraform was interrupted (Ctrl-C)"
-	if errors.Is(err, context.DeadlineExceeded) {
-		why = "The create deadline (timeouts.create) passed"
-	}
 	return fmt.Sprintf("%s while %s %s was still generating; the generation goes on in the service. The %s is kept "+
 		"in the Terraform state with status \"processing\", not tainted. The next apply does not generate it again: it "+
 		"reads it, and if it is still generating it waits for it (an in-place update, within timeouts.create); if it "+
 		"finished, nothing changes; if the generation failed, the plan says so and replaces it (the failed one stays in "+
-		"the account).", why, r.kind.noun, hash, r.kind.noun)
+		"the account).", whyCutShort(err), r.kind.noun, hash, r.kind.noun)
+}
+
+// whyCutShort says what ended a wait waitCutShort reports.
+func whyCutShort(err error) string {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "The create deadline (timeouts.create) passed"
+	}
+	return "Terraform was interrupted (Ctrl-C)"
 }
 
 // adopt takes the collection published_hash names instead of generating one
@@ -273,29 +277,29 @@ func (r *collectionResource) adopt(ctx context.Context, plan *collectionResource
 // replace it (the API cannot rename), so the collection named is most likely
 // not the one meant. Nothing has been changed when it does.
 func titleDiffers(diags *diag.Diagnostics, configured types.String, col *apiclient.Collection, hash string) bool {
-	if configured.IsNull() || configured.IsUnknown() || configured.ValueString() == col.CollectionTitle {
-		return false
-	}
-	diags.AddAttributeError(path.Root("published_hash"), "Published Hash Names Another Title", fmt.Sprintf(
-		"published_hash names collection %s, titled %q, but this resource's title is %q. Nothing was changed: the next "+
-			"plan would replace a collection with another title (the API cannot rename one), so it is most likely not the "+
-			"collection meant. Check the hash; if it is the right collection, write title = %q (or remove title).",
-		hash, col.CollectionTitle, configured.ValueString(), col.CollectionTitle))
-	return true
+	return anotherTitle(diags, configured, col, hash, "this resource's title is %q. Nothing was changed: the next plan "+
+		"would replace a collection with another title (the API cannot rename one), so it is most likely not the "+
+		"collection meant. Check the hash; if it is the right collection, write title = %q (or remove title).")
 }
 
 // movedTitleDiffers is titleDiffers for a move of a resource whose
 // configuration has no title: publishing keeps a collection's title, so the
 // title in the state must be the collection's at its new hash.
 func movedTitleDiffers(diags *diag.Diagnostics, stateTitle types.String, col *apiclient.Collection, hash string) bool {
-	if stateTitle.IsNull() || stateTitle.IsUnknown() || stateTitle.ValueString() == col.CollectionTitle {
+	return anotherTitle(diags, stateTitle, col, hash, "this resource's collection is titled %q, and publishing keeps a "+
+		"title. Nothing was changed: it is most likely not the collection meant. Check the hash; if it is the right "+
+		"collection (renamed in the web editor), write title = %q in this resource block.")
+}
+
+// anotherTitle adds the error when col's title is not want (a known value);
+// why holds the resource's title and the title to write, in that order.
+func anotherTitle(diags *diag.Diagnostics, want types.String, col *apiclient.Collection, hash, why string) bool {
+	if want.IsNull() || want.IsUnknown() || want.ValueString() == col.CollectionTitle {
 		return false
 	}
-	diags.AddAttributeError(path.Root("published_hash"), "Published Hash Names Another Title", fmt.Sprintf(
-		"published_hash names collection %s, titled %q, but this resource's collection is titled %q, and publishing "+
-			"keeps a title. Nothing was changed: it is most likely not the collection meant. Check the hash; if it is "+
-			"the right collection (renamed in the web editor), write title = %q in this resource block.",
-		hash, col.CollectionTitle, stateTitle.ValueString(), col.CollectionTitle))
+	diags.AddAttributeError(path.Root("published_hash"), "Published Hash Names Another Title",
+		fmt.Sprintf("published_hash names collection %s, titled %q, but ", hash, col.CollectionTitle)+
+			fmt.Sprintf(why, want.ValueString(), col.CollectionTitle))
 	return true
 }
 
